@@ -1,0 +1,69 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'fs',
+  'net',
+  'http',
+  'https',
+  'crypto',
+  'child_process',
+  'dns',
+  'os',
+  'path',
+  'tls',
+  'url',
+  'worker_threads',
+  'process',
+  'timers',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'coverage/**', 'tools/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use `as const` objects instead of enums.' },
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' },
+      ],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins
+            .flatMap((m) => [m, `node:${m}`])
+            .map((name) => ({ name, message: 'Workflows must be deterministic: no Node built-ins.' })),
+          patterns: [
+            { group: ['node:*'], message: 'Workflows must be deterministic: no Node built-ins.' },
+            {
+              group: ['**/src/**', '**/activities/**', 'mongodb', 'undici', 'fastify'],
+              message: 'Workflows import only workflow-safe code (types excepted).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createServer, connect } from 'node:net';
+
+export interface Managed {
+  readonly name: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1, chosen by the kernel. */
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return await new Promise((resolve) => {
+    const socket = connect({ port, host }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+export async function waitForPort(port: number, what: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before listening`);
+    if (await portOpen(port)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not listen on ${port} within ${timeoutMs} ms`);
+}
+
+/** Spawns a long-running process in its own process group, output to a log file (or inherited). */
+export function spawnManaged(
+  name: string,
+  cmd: string,
+  args: string[],
+  opts: { log?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Managed {
+  const child = spawn(cmd, args, {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    stdio: opts.log ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
+  if (opts.log) {
+    const out = createWriteStream(opts.log, { flags: 'a' });
+    child.stdout?.pipe(out);
+    child.stderr?.pipe(out);
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    name,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return;
+      }
+      const timer = setTimeout(() => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, 8_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

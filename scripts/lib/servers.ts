@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { searchAttributeFlags } from '../../workflows/search-attributes.js';
+import { spawnManaged, waitForPort, type Managed } from './processes.js';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const tools = {
+  temporal: join(root, '.tools/venv/bin/temporal'),
+  temporalTestServer: join(root, '.tools/venv/bin/temporal-test-server'),
+  mongoWire: join(root, '.tools/bin/mongo-wire'),
+} as const;
+
+/** Runs scripts/tools.sh (idempotent; seconds when everything is already there). */
+export function ensureTools(): void {
+  const result = spawnSync('bash', [join(root, 'scripts/tools.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new Error('scripts/tools.sh failed: the local servers cannot be installed');
+  for (const path of Object.values(tools)) if (!existsSync(path)) throw new Error(`missing ${path}`);
+}
+
+export async function startMongoWire(opts: { port: number; dataDir: string; log?: string }): Promise<Managed> {
+  const proc = spawnManaged(
+    'mongo-wire',
+    tools.mongoWire,
+    ['-listen', `127.0.0.1:${opts.port}`, '-data', opts.dataDir],
+    { log: opts.log },
+  );
+  await waitForPort(opts.port, 'the MongoDB-wire server', proc.child);
+  return proc;
+}
+
+export interface TemporalDevOptions {
+  port: number;
+  /** Web UI port; omitted → headless. */
+  uiPort?: number;
+  /** SQLite file that keeps state across runs; omitted → in memory. */
+  dbFile?: string;
+  log?: string;
+}
+
+/** `temporal server start-dev`, tuned as measured in shared/performance-notes.md, with Herald's search attributes. */
+export async function startTemporalDev(opts: TemporalDevOptions): Promise<Managed> {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'warn'];
+  args.push(...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']));
+  if (opts.dbFile)
+    args.push(
+      '--db-filename',
+      opts.dbFile,
+      '--sqlite-pragma',
+      'journal_mode=wal',
+      '--sqlite-pragma',
+      'synchronous=normal',
+    );
+  for (const value of [
+    'matching.numTaskqueueReadPartitions=1',
+    'matching.numTaskqueueWritePartitions=1',
+    'system.enableActivityEagerExecution=true',
+    'frontend.enableUpdateWorkflowExecution=true',
+    'frontend.enableExecuteMultiOperation=true',
+  ]) {
+    args.push('--dynamic-config-value', value);
+  }
+  for (const flag of searchAttributeFlags) args.push('--search-attribute', flag);
+  const proc = spawnManaged('temporal', tools.temporal, args, { log: opts.log });
+  await waitForPort(opts.port, 'the Temporal dev server', proc.child);
+  return proc;
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** The one error shape every response uses: `{ error, status, message? }`. */
+export const errorBodySchema = z
+  .object({
+    error: z.string().describe('machine-readable error code, e.g. `not_found`'),
+    status: z.number().int().describe('HTTP status, repeated in the body'),
+    message: z.string().optional().describe('human-readable detail; absent on 401 and 5xx'),
+  })
+  .meta({ id: 'Error' });
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** An error a route throws on purpose; the error handler answers it as is. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message?: string,
+  ) {
+    super(message ?? code);
+    this.expose = message !== undefined;
+  }
+  readonly expose: boolean;
+
+  toBody(): ErrorBody {
+    return this.expose
+      ? { error: this.code, status: this.status, message: this.message }
+      : { error: this.code, status: this.status };
+  }
+}
+
+export const notFound = (): HttpError => new HttpError(404, 'not_found');
+export const badRequest = (message: string, code = 'invalid_request'): HttpError => new HttpError(400, code, message);
+export const conflict = (message: string): HttpError => new HttpError(409, 'conflict', message);
+export const unauthorized = (): HttpError => new HttpError(401, 'unauthorized');
+
+/** Response schemas for the error statuses a route can answer, to spread into `schema.response`. */
+export const errorResponses = (...statuses: number[]): Record<number, typeof errorBodySchema> =>
+  Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));

@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError, type ErrorBody } from '../../errors.js';
+
+function validationMessage(error: FastifyError): string {
+  if (!hasZodFastifySchemaValidationErrors(error)) return error.message;
+  const context = error.validationContext ?? 'request';
+  return error.validation
+    .map((v) => {
+      const field = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const detail = v.message ?? 'is invalid';
+      return field ? `${context}.${field}: ${detail}` : `${context}: ${detail}`;
+    })
+    .join('; ');
+}
+
+/** Fastify's own 4xx codes mapped onto our error codes. */
+const frameworkCodes: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_request',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+};
+
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      let body: ErrorBody;
+      if (error instanceof HttpError) {
+        body = error.toBody();
+      } else if (hasZodFastifySchemaValidationErrors(error)) {
+        body = { error: 'invalid_request', status: 400, message: validationMessage(error) };
+      } else if (isResponseSerializationError(error)) {
+        request.log.error({ err: error }, 'response does not match its schema');
+        body = { error: 'internal_error', status: 500 };
+      } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+        // Malformed JSON (SyntaxError with 400), body too large, wrong content type…
+        const code = frameworkCodes[error.code] ?? (error.statusCode === 400 ? 'invalid_request' : 'client_error');
+        body = { error: code, status: error.statusCode, message: error.message };
+      } else {
+        request.log.error({ err: error }, 'unhandled error');
+        body = { error: 'internal_error', status: 500 };
+      }
+      if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.code(body.status).type('application/json').send(body);
+    });
+
+    app.setNotFoundHandler((_request, reply) =>
+      reply.code(404).send({ error: 'not_found', status: 404 } satisfies ErrorBody),
+    );
+  },
+  { name: 'error-handler' },
+);

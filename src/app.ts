@@ -1,0 +1,46 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { connectionsPlugin } from './api/plugins/external/connections.js';
+import { openapiPlugin } from './api/plugins/external/openapi.js';
+import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
+import { rawBodyPlugin } from './api/plugins/app/raw-body.js';
+import { registerRoutes } from './api/routes/index.js';
+import { OneLinePerRequest } from './api/log-controller.js';
+
+/** Largest accepted request body (JSON); larger → 413 payload_too_large. */
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+export interface BuildAppOptions {
+  config: Config;
+  logger?: FastifyServerOptions['logger'];
+  /** Create the indexes at start-up (default true). Off only to probe readiness against a server that is down. */
+  ensureIndexes?: boolean;
+}
+
+/** Builds the app in layers: external connections → app plugins → routes. It does not listen. */
+export async function buildApp({ config, logger, ensureIndexes = true }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.LOG_LEVEL,
+      redact: { paths: ['req.headers.authorization', 'req.headers["x-signature"]'], censor: '[redacted]' },
+    },
+    logController: new OneLinePerRequest(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // 1. external
+  await app.register(connectionsPlugin, { config, ensureIndexes });
+  await app.register(openapiPlugin);
+  // 2. app
+  await app.register(errorHandlerPlugin);
+  await app.register(rawBodyPlugin);
+  // 3. routes
+  await registerRoutes(app);
+  return app;
+}

@@ -1,0 +1,27 @@
+import { MongoClient, type Db } from 'mongodb';
+import type { Config } from '../config.js';
+import { withTimeout } from '../util/with-timeout.js';
+
+export interface Mongo {
+  readonly client: MongoClient;
+  readonly db: Db;
+}
+
+/** The driver connects lazily, so the API can start (and report not-ready) while MongoDB is down. */
+export function createMongo(config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>): Mongo {
+  const client = new MongoClient(config.MONGODB_URL, {
+    serverSelectionTimeoutMS: 5_000,
+    connectTimeoutMS: 5_000,
+    maxPoolSize: 50,
+    appName: 'herald',
+  });
+  return { client, db: client.db(config.MONGODB_DB) };
+}
+
+export async function pingMongo(db: Db, timeoutMs = 2_000): Promise<boolean> {
+  const ping = db.command({ ping: 1 }).then(
+    () => true,
+    () => false,
+  );
+  return await withTimeout(ping, timeoutMs, false);
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
+import { testConfig } from './env.js';
+
+/** The real app over the test bed's servers, with a private database; drop it with `closeTestApp`. */
+export async function buildTestApp(
+  overrides: Record<string, string> = {},
+): Promise<{ app: FastifyInstance; config: Config }> {
+  const config = testConfig(overrides);
+  const app = await buildApp({ config, logger: false });
+  await app.ready();
+  return { app, config };
+}
+
+export async function closeTestApp(app: FastifyInstance): Promise<void> {
+  await app.mongo.db.dropDatabase().catch(() => undefined);
+  await app.close();
+}

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '../../src/config.js';
+
+/** A fresh database name, so test files sharing the one test-bed server never see each other's data. */
+export function uniqueDbName(prefix = 't'): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** Config for a test: the test bed's servers (set by scripts/test.ts), a private database, quiet logs. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    ...process.env,
+    MONGODB_DB: uniqueDbName(),
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+    LOG_LEVEL: 'silent',
+    HERALD_ADMIN_TOKEN: 'test-admin-token-0123456789',
+    HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
+    HERALD_CURSOR_SECRET: randomBytes(32).toString('base64'),
+    ...overrides,
+  });
+}
+
+export function requireEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests with \`npm test\`, which starts the test bed`);
+  return value;
+}

@@ -1,0 +1,59 @@
+// Proof that the Temporal dev server is real: a workflow calls one activity through a real worker, and the test
+// reads the recorded history back from the server.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.js';
+import { createHeraldWorker } from '../../src/worker.js';
+import { createStore } from '../../src/store/index.js';
+import { createMongo } from '../../src/store/mongo.js';
+import { testConfig } from '../helpers/env.js';
+import { eventsOfType } from '../helpers/temporal.js';
+
+describe('Temporal dev server (real)', () => {
+  const config = testConfig();
+  const mongo = createMongo(config);
+  let nativeConnection: NativeConnection;
+  let connection: Connection;
+  let worker: Worker;
+  let running: Promise<void>;
+
+  before(async () => {
+    nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    worker = await createHeraldWorker({
+      config,
+      connection: nativeConnection,
+      activities: createActivities({ store: createStore(mongo.db) }),
+    });
+    running = worker.run();
+  });
+  after(async () => {
+    worker.shutdown();
+    await running;
+    await nativeConnection.close();
+    await connection.close();
+    await mongo.client.close();
+  });
+
+  it('runs a workflow with one activity to completion and records it in the history', async () => {
+    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    const workflowId = `proof-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const handle = await client.workflow.start('bareWorkflow', {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowId,
+      args: ['ping'],
+    });
+    assert.equal(await handle.result(), 'ping');
+
+    const history = await handle.fetchHistory();
+    const scheduled = eventsOfType(history.events, 'activityTaskScheduledEventAttributes');
+    assert.equal(scheduled.length, 1);
+    assert.equal(scheduled[0]?.activityTaskScheduledEventAttributes?.activityType?.name, 'noop');
+    assert.equal(eventsOfType(history.events, 'activityTaskCompletedEventAttributes').length, 1);
+    assert.equal(eventsOfType(history.events, 'workflowExecutionCompletedEventAttributes').length, 1);
+    const description = await handle.describe();
+    assert.equal(description.status.name, 'COMPLETED');
+  });
+});

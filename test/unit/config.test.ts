@@ -1,0 +1,48 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.HERALD_HOST, '127.0.0.1');
+    assert.equal(c.HERALD_PORT, 3000);
+    assert.equal(c.MONGODB_DB, 'herald');
+    assert.equal(c.TEMPORAL_ADDRESS, '127.0.0.1:7233');
+    assert.equal(c.TEMPORAL_NAMESPACE, 'default');
+    assert.equal(c.TEMPORAL_TASK_QUEUE, 'herald-deliveries');
+    assert.equal(c.HERALD_ADMIN_TOKEN, undefined);
+    assert.deepEqual(c.HERALD_DNS_STATIC, {});
+    assert.deepEqual(c.HERALD_ALLOW_CIDRS, []);
+    assert.ok(Object.isFrozen(c));
+  });
+
+  it('fails fast with a message that names each bad variable', () => {
+    assert.throws(
+      () => loadConfig({ HERALD_PORT: 'eighty', MONGODB_URL: 'postgres://x', LOG_LEVEL: 'loud' }),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        /HERALD_PORT/.test(err.message) &&
+        /MONGODB_URL/.test(err.message) &&
+        /LOG_LEVEL/.test(err.message),
+    );
+  });
+
+  it('parses the static DNS map and the allowlist', () => {
+    const c = loadConfig({
+      HERALD_DNS_STATIC: 'Hooks.Example.com=93.184.216.34, v6.example.com=2001:db8::1|93.184.216.35',
+      HERALD_ALLOW_CIDRS: '127.0.0.1/32, ::1/128',
+    });
+    assert.deepEqual(c.HERALD_DNS_STATIC, {
+      'hooks.example.com': ['93.184.216.34'],
+      'v6.example.com': ['2001:db8::1', '93.184.216.35'],
+    });
+    assert.deepEqual(c.HERALD_ALLOW_CIDRS, ['127.0.0.1/32', '::1/128']);
+    assert.throws(() => loadConfig({ HERALD_DNS_STATIC: 'broken' }), /HERALD_DNS_STATIC/);
+  });
+
+  it('treats an empty admin token as unset and rejects a short one', () => {
+    assert.equal(loadConfig({ HERALD_ADMIN_TOKEN: '' }).HERALD_ADMIN_TOKEN, undefined);
+    assert.throws(() => loadConfig({ HERALD_ADMIN_TOKEN: 'short' }), /HERALD_ADMIN_TOKEN/);
+  });
+});

@@ -5,6 +5,8 @@ import { connectionsPlugin } from './api/plugins/external/connections.js';
 import { openapiPlugin } from './api/plugins/external/openapi.js';
 import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
 import { rawBodyPlugin } from './api/plugins/app/raw-body.js';
+import { adminAuthPlugin } from './api/plugins/app/admin-auth.js';
+import { storePlugin } from './api/plugins/app/store.js';
 import { registerRoutes } from './api/routes/index.js';
 import { OneLinePerRequest } from './api/log-controller.js';
 
@@ -39,7 +41,9 @@ export async function buildApp({ config, logger, ensureIndexes = true }: BuildAp
   await app.register(openapiPlugin);
   // 2. app
   await app.register(errorHandlerPlugin);
+  await app.register(storePlugin);
   await app.register(rawBodyPlugin);
+  await app.register(adminAuthPlugin);
   // 3. routes
   await registerRoutes(app);
   return app;

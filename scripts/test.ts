@@ -1,15 +1,11 @@
-// `npm test`: installs missing tools, starts one throw-away set of servers (MongoDB-wire + Temporal dev server) on
-// free ports in a temp folder, pre-bundles the workflows once, runs unit and integration tests with node's test
-// runner, stops the servers and ends with `N passed, N failed`.  `npm test -- test/unit/x.test.ts` runs some files.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// `npm test`: installs missing tools, starts one throw-away test bed (MongoDB-wire + Temporal dev server on free
+// ports, workflows bundled once), runs unit and integration tests with node's test runner, stops the servers and
+// ends with `N passed, N failed`.  `npm test -- test/unit/x.test.ts` runs some files only.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { writeFile } from 'node:fs/promises';
-import { freePort, type Managed } from './lib/processes.js';
-import { ensureTools, root, startMongoWire, startTemporalDev, tools } from './lib/servers.js';
-import { workflowsPath } from '../src/worker.js';
+import { root } from './lib/servers.js';
+import { startTestBed } from './lib/test-bed.js';
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -21,36 +17,15 @@ function testFiles(dir: string): string[] {
 
 async function main(): Promise<number> {
   const started = Date.now();
-  ensureTools();
-  const tmp = mkdtempSync(join(tmpdir(), 'herald-test-'));
-  const servers: Managed[] = [];
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'test',
-    HERALD_TEST_TMP: tmp,
-    HERALD_TEMPORAL_TEST_SERVER: tools.temporalTestServer,
-  };
+  const bed = await startTestBed();
   try {
-    if (!process.env.MONGODB_URL) {
-      const port = await freePort();
-      servers.push(await startMongoWire({ port, dataDir: join(tmp, 'mongo'), log: join(tmp, 'mongo-wire.log') }));
-      env.MONGODB_URL = `mongodb://127.0.0.1:${port}/`;
-    }
-    if (!process.env.TEMPORAL_ADDRESS) {
-      const port = await freePort();
-      servers.push(await startTemporalDev({ port, log: join(tmp, 'temporal.log') }));
-      env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
-    }
-    const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
-    env.HERALD_WORKFLOW_BUNDLE = join(tmp, 'workflow-bundle.js');
-    await writeFile(env.HERALD_WORKFLOW_BUNDLE, bundle.code);
-    console.log(`test bed: MongoDB-wire ${env.MONGODB_URL}, Temporal ${env.TEMPORAL_ADDRESS}, logs in ${tmp}`);
-
+    const env: NodeJS.ProcessEnv = { ...bed.env, NODE_ENV: 'test' };
+    console.log(`test bed: MongoDB-wire ${env.MONGODB_URL}, Temporal ${env.TEMPORAL_ADDRESS}, logs in ${bed.tmp}`);
     const requested = process.argv.slice(2).filter((a) => a !== '--');
     const files = (requested.length > 0 ? requested : testFiles(join(root, 'test')))
       .map((f) => relative(root, f))
       .sort();
-    const tap = join(tmp, 'results.tap');
+    const tap = join(bed.tmp, 'results.tap');
     const concurrency = process.env.HERALD_TEST_CONCURRENCY ?? '2';
     const code = await new Promise<number>((resolve) => {
       const child = spawn(
@@ -77,12 +52,9 @@ async function main(): Promise<number> {
     console.log(`${count('pass')} passed, ${failed} failed${count('skipped') ? `, ${count('skipped')} skipped` : ''}`);
     return code !== 0 || failed > 0 ? 1 : 0;
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-    if (!process.env.HERALD_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
+    await bed.stop();
   }
 }
-
-const quietLogger = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
 
 main().then(
   (code) => process.exit(code),

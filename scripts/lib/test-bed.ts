@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowsPath } from '../../src/worker.js';
+import { freePort, type Managed } from './processes.js';
+import { ensureTools, startMongoWire, startTemporalDev, tools } from './servers.js';
+
+export interface TestBed {
+  /** Environment for the processes that use the bed: MONGODB_URL, TEMPORAL_ADDRESS, HERALD_WORKFLOW_BUNDLE, … */
+  readonly env: NodeJS.ProcessEnv;
+  readonly tmp: string;
+  stop(): Promise<void>;
+}
+
+const quietLogger = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
+
+/**
+ * One throw-away set of servers in a temp folder: a MongoDB-wire server and a Temporal dev server on free ports
+ * (each skipped when MONGODB_URL / TEMPORAL_ADDRESS is already set), and the workflows bundled once.
+ */
+export async function startTestBed(prefix = 'herald-test-'): Promise<TestBed> {
+  ensureTools();
+  const tmp = mkdtempSync(join(tmpdir(), prefix));
+  const servers: Managed[] = [];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HERALD_TEST_TMP: tmp,
+    HERALD_TEMPORAL_TEST_SERVER: tools.temporalTestServer,
+  };
+  const stop = async (): Promise<void> => {
+    await Promise.all(servers.map((s) => s.stop()));
+    if (!process.env.HERALD_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    if (!process.env.MONGODB_URL) {
+      const port = await freePort();
+      servers.push(await startMongoWire({ port, dataDir: join(tmp, 'mongo'), log: join(tmp, 'mongo-wire.log') }));
+      env.MONGODB_URL = `mongodb://127.0.0.1:${port}/`;
+    }
+    if (!process.env.TEMPORAL_ADDRESS) {
+      const port = await freePort();
+      servers.push(await startTemporalDev({ port, log: join(tmp, 'temporal.log') }));
+      env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
+    }
+    const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
+    env.HERALD_WORKFLOW_BUNDLE = join(tmp, 'workflow-bundle.js');
+    await writeFile(env.HERALD_WORKFLOW_BUNDLE, bundle.code);
+    return { env, tmp, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

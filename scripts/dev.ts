@@ -1,0 +1,99 @@
+// `npm run dev`: the whole stack on this machine — installs missing tools, starts the Temporal dev server (state in
+// .data/temporal.db, UI on 8233, Herald's search attributes registered) and the MongoDB-wire server (.data/mongo,
+// 127.0.0.1:27017) unless TEMPORAL_ADDRESS / MONGODB_URL name servers to use instead, then the worker and the API.
+// Ctrl-C stops everything; a second run reuses .data/.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { portOpen, spawnManaged, waitForPort, type Managed } from './lib/processes.js';
+import { ensureTools, root, startMongoWire, startTemporalDev } from './lib/servers.js';
+
+const data = join(root, '.data');
+
+/** A secret kept in .data/ across runs, created on first use (mode 0600). */
+function localSecret(name: string, make: () => string): string {
+  const path = join(data, name);
+  if (!existsSync(path)) writeFileSync(path, make(), { mode: 0o600 });
+  return readFileSync(path, 'utf8').trim();
+}
+
+async function main(): Promise<void> {
+  ensureTools();
+  mkdirSync(data, { recursive: true, mode: 0o700 });
+  const procs: Managed[] = [];
+  let stopping = false;
+  const stopAll = async (code: number): Promise<never> => {
+    if (!stopping) {
+      stopping = true;
+      console.log('\nherald dev: stopping…');
+      for (const p of [...procs].reverse()) await p.stop();
+      console.log('herald dev: stopped');
+    }
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  try {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HERALD_CURSOR_SECRET:
+        process.env.HERALD_CURSOR_SECRET ?? localSecret('cursor.secret', () => randomBytes(32).toString('base64')),
+      HERALD_ADMIN_TOKEN:
+        process.env.HERALD_ADMIN_TOKEN ?? localSecret('admin.token', () => randomBytes(24).toString('base64url')),
+    };
+    if (!process.env.HERALD_MASTER_KEY && !process.env.HERALD_MASTER_KEY_FILE)
+      localSecret('master.key', () => randomBytes(32).toString('base64'));
+
+    if (!process.env.MONGODB_URL) {
+      if (await portOpen(27017)) throw new Error('port 27017 is taken: stop that server or set MONGODB_URL to use it');
+      procs.push(
+        await startMongoWire({ port: 27017, dataDir: join(data, 'mongo'), log: join(data, 'mongo-wire.log') }),
+      );
+      env.MONGODB_URL = 'mongodb://127.0.0.1:27017/';
+    }
+    let temporalUi: string | undefined;
+    if (!process.env.TEMPORAL_ADDRESS) {
+      if (await portOpen(7233))
+        throw new Error('port 7233 is taken: stop that server or set TEMPORAL_ADDRESS to use it');
+      procs.push(
+        await startTemporalDev({
+          port: 7233,
+          uiPort: 8233,
+          dbFile: join(data, 'temporal.db'),
+          log: join(data, 'temporal.log'),
+        }),
+      );
+      env.TEMPORAL_ADDRESS = '127.0.0.1:7233';
+      temporalUi = 'http://127.0.0.1:8233';
+    }
+
+    const tsx = ['--import', 'tsx'];
+    const worker = spawnManaged('worker', process.execPath, [...tsx, join(root, 'src/worker.ts')], { env });
+    procs.push(worker);
+    const api = spawnManaged('api', process.execPath, [...tsx, join(root, 'src/server.ts')], { env });
+    procs.push(api);
+    const port = Number(env.HERALD_PORT ?? 3000);
+    const host = env.HERALD_HOST ?? '127.0.0.1';
+    await waitForPort(port, 'the API', api.child, 60_000);
+    for (const p of [worker, api])
+      p.child.once(
+        'exit',
+        (code) => void (stopping || (console.error(`herald dev: ${p.name} exited (${code})`), stopAll(1))),
+      );
+
+    console.log(`
+herald dev is up
+  API          http://${host}:${port}/v1/health/ready
+  API docs     http://${host}:${port}/docs   (OpenAPI: /openapi.json)
+  Temporal UI  ${temporalUi ?? `(external Temporal at ${env.TEMPORAL_ADDRESS})`}
+  MongoDB      ${env.MONGODB_URL}
+  admin token  ${process.env.HERALD_ADMIN_TOKEN ? '(from HERALD_ADMIN_TOKEN)' : '.data/admin.token'}
+Ctrl-C stops everything; data stays in .data/.`);
+  } catch (err) {
+    console.error(`herald dev: ${err instanceof Error ? err.message : String(err)}`);
+    await stopAll(1);
+  }
+}
+
+void main();

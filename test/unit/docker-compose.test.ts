@@ -1,0 +1,85 @@
+// No Docker engine runs here, so the compose file is checked as data: the services, their images, ports, health
+// checks, dependencies and environment.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { configSchema } from '../../src/config.js';
+import { searchAttributeFlags } from '../../workflows/search-attributes.js';
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: unknown;
+  ports?: string[];
+  healthcheck?: { test: unknown };
+  depends_on?: Record<string, { condition: string }>;
+  environment?: Record<string, unknown>;
+  volumes?: string[];
+}
+const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
+const svc = (name: string): Service => {
+  const s = compose.services[name];
+  assert.ok(s, `service ${name} is missing`);
+  return s;
+};
+
+describe('docker-compose.yml', () => {
+  it('runs official MongoDB 7 with a health check and a named volume', () => {
+    const mongo = svc('mongodb');
+    assert.match(mongo.image ?? '', /^mongo:7(\.|$)/);
+    assert.ok(mongo.healthcheck);
+    assert.ok(mongo.volumes?.some((v) => v.startsWith('mongodb-data:')));
+    assert.ok('mongodb-data' in compose.volumes);
+  });
+
+  it('runs Temporal with its database and UI, and registers every Herald search attribute', () => {
+    assert.match(svc('temporal').image ?? '', /^temporalio\/auto-setup:/);
+    assert.equal(svc('temporal').depends_on?.postgresql?.condition, 'service_healthy');
+    assert.ok(svc('temporal').healthcheck && svc('postgresql').healthcheck);
+    assert.ok(svc('temporal-ui').ports?.some((p) => p.endsWith(':8233:8080')));
+    const setup = JSON.stringify(svc('temporal-setup').command);
+    for (const flag of searchAttributeFlags) assert.ok(setup.includes(flag), `${flag} is not registered`);
+  });
+
+  it('builds the API and the worker from the Dockerfile with a complete, valid environment', () => {
+    for (const name of ['api', 'worker']) {
+      const s = svc(name);
+      assert.equal(s.build, '.');
+      assert.equal(s.depends_on?.mongodb?.condition, 'service_healthy');
+      assert.equal(s.depends_on?.['temporal-setup']?.condition, 'service_completed_successfully');
+      const env = Object.fromEntries(
+        Object.entries(s.environment ?? {}).map(([k, v]) => [
+          k,
+          String(v).replace(/^\$\{[A-Z_]+:\?.*\}$/, 'x'.repeat(44)),
+        ]),
+      );
+      assert.equal(env.MONGODB_URL, 'mongodb://mongodb:27017/');
+      assert.equal(env.TEMPORAL_ADDRESS, 'temporal:7233');
+      assert.equal(env.NODE_ENV, 'production');
+      for (const secret of ['HERALD_MASTER_KEY', 'HERALD_ADMIN_TOKEN', 'HERALD_CURSOR_SECRET']) {
+        assert.match(
+          String(s.environment?.[secret]),
+          /^\$\{[A-Z_]+:\?/,
+          `${secret} must be required from the environment`,
+        );
+      }
+      assert.equal(configSchema.safeParse(env).success, true, `${name}: environment does not pass the config schema`);
+    }
+    assert.deepEqual(svc('api').command, ['node', 'dist/src/server.js']);
+    assert.deepEqual(svc('worker').command, ['node', 'dist/src/worker.js']);
+    assert.ok(svc('api').ports?.includes('127.0.0.1:3000:3000'));
+    assert.ok(svc('api').healthcheck);
+    assert.match(JSON.stringify(svc('api').healthcheck?.test), /\/v1\/health\/ready/);
+  });
+
+  it('has a Dockerfile that builds the dist/ entry points the services run', () => {
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    assert.match(dockerfile, /npm ci/);
+    assert.match(dockerfile, /npm run build/);
+    assert.match(dockerfile, /FROM node:20/);
+  });
+});

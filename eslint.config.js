@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const nodeBuiltins = [
   'fs',
@@ -22,6 +23,7 @@ const nodeBuiltins = [
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'coverage/**', 'tools/**'] },
   js.configs.recommended,
+  { languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -6,6 +6,7 @@ import { openapiPlugin } from './api/plugins/external/openapi.js';
 import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
 import { rawBodyPlugin } from './api/plugins/app/raw-body.js';
 import { adminAuthPlugin } from './api/plugins/app/admin-auth.js';
+import { integratorAuthPlugin } from './api/plugins/app/integrator-auth.js';
 import { storePlugin } from './api/plugins/app/store.js';
 import { registerRoutes } from './api/routes/index.js';
 import { OneLinePerRequest } from './api/log-controller.js';
@@ -44,6 +45,7 @@ export async function buildApp({ config, logger, ensureIndexes = true }: BuildAp
   await app.register(storePlugin);
   await app.register(rawBodyPlugin);
   await app.register(adminAuthPlugin);
+  await app.register(integratorAuthPlugin);
   // 3. routes
   await registerRoutes(app);
   return app;

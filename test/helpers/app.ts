@@ -3,12 +3,17 @@ import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { testConfig } from './env.js';
 
-/** The real app over the test bed's servers, with a private database; drop it with `closeTestApp`. */
+/**
+ * The real app over the test bed's servers, with a private database; drop it with `closeTestApp`.
+ * `extraRoutes` registers test-only routes before the app is ready (they get the same hooks as real ones).
+ */
 export async function buildTestApp(
   overrides: Record<string, string> = {},
+  extraRoutes?: (app: FastifyInstance) => void,
 ): Promise<{ app: FastifyInstance; config: Config }> {
   const config = testConfig(overrides);
   const app = await buildApp({ config, logger: false });
+  extraRoutes?.(app);
   await app.ready();
   return { app, config };
 }

@@ -13,7 +13,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     MONGODB_DB: uniqueDbName(),
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: 'silent',
-    HERALD_ADMIN_TOKEN: 'test-admin-token-0123456789',
+    HERALD_ADMIN_TOKEN: 'test-admin-token-0123456789', // = ADMIN_TOKEN of test/helpers/integrators.ts
     HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
     HERALD_CURSOR_SECRET: randomBytes(32).toString('base64'),
     ...overrides,

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { prependPreValidation } from '../../hooks/prepend-hook.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A JSON parse error, raised only after authentication so an unauthenticated caller always gets 401 first. */
+    deferredBodyError?: Error;
+  }
+}
 
 /**
  * JSON bodies are read as bytes, kept on `request.rawBody` (request signatures cover the exact bytes, never a
@@ -12,8 +20,17 @@ export const rawBodyPlugin = fp(
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
       const bytes = body as Buffer;
       request.rawBody = bytes;
-      void parseJson(request, bytes.toString('utf8'), done);
+      void parseJson(request, bytes.toString('utf8'), (err, parsed) => {
+        if (err) request.deferredBodyError = err;
+        done(null, err ? undefined : parsed);
+      });
     });
+    // A route-level hook, so that it runs after the auth guard that integrator-auth prepends later.
+    app.addHook('onRoute', (route) =>
+      prependPreValidation(route, async (request) => {
+        if (request.deferredBodyError) throw request.deferredBodyError;
+      }),
+    );
   },
   { name: 'raw-body' },
 );

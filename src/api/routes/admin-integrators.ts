@@ -1,0 +1,117 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { InvalidKeyError, parsePublicKeyHex } from '../../crypto/p256.js';
+import { DuplicateKeyError, type IntegratorDoc, type IntegratorKeyDoc } from '../../store/integrators-repo.js';
+import { badRequest, conflict, errorResponses, notFound } from '../errors.js';
+import {
+  addKeyBody,
+  createIntegratorBody,
+  integrator,
+  integratorKey,
+  integratorParams,
+  integratorWithKeys,
+  keyParams,
+} from '../schemas/integrators.js';
+
+const adminSecurity = [{ adminToken: [] }];
+const tags = ['internal: integrators'];
+
+export const integratorOut = (doc: IntegratorDoc) => ({
+  id: doc._id,
+  name: doc.name,
+  createdAt: doc.createdAt.toISOString(),
+});
+export const keyOut = (doc: IntegratorKeyDoc) => ({
+  id: doc._id,
+  publicKey: `0x${doc.publicKey}`,
+  createdAt: doc.createdAt.toISOString(),
+  revokedAt: doc.revokedAt?.toISOString() ?? null,
+});
+
+/** Operators register integrators and their request-signing keys (admin bearer token). */
+export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const repo = app.store.integrators;
+
+  app.post(
+    '/internal/v1/integrators',
+    {
+      schema: {
+        tags,
+        security: adminSecurity,
+        summary: 'Register an integrator',
+        body: createIntegratorBody,
+        response: { 201: integrator, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(integratorOut(await repo.create(request.body.name))),
+  );
+
+  app.get(
+    '/internal/v1/integrators/:integratorId',
+    {
+      schema: {
+        tags,
+        security: adminSecurity,
+        summary: 'An integrator with its keys',
+        params: integratorParams,
+        response: { 200: integratorWithKeys, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const doc = await repo.find(request.params.integratorId);
+      if (!doc) throw notFound();
+      return { ...integratorOut(doc), keys: (await repo.listKeys(doc._id)).map(keyOut) };
+    },
+  );
+
+  app.post(
+    '/internal/v1/integrators/:integratorId/keys',
+    {
+      schema: {
+        tags,
+        security: adminSecurity,
+        summary: 'Register a request-signing key (stored as compressed lowercase hex)',
+        params: integratorParams,
+        body: addKeyBody,
+        response: { 201: integratorKey, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      let compressed: string;
+      try {
+        compressed = parsePublicKeyHex(request.body.publicKey, { allowUncompressed: true }).compressedHex;
+      } catch (err) {
+        if (err instanceof InvalidKeyError) throw badRequest(`body.publicKey: ${err.message}`, 'invalid_public_key');
+        throw err;
+      }
+      if (!(await repo.exists(request.params.integratorId))) throw notFound();
+      try {
+        const doc = await repo.addKey(request.params.integratorId, compressed);
+        app.authKeys.invalidate(compressed);
+        return await reply.code(201).send(keyOut(doc));
+      } catch (err) {
+        if (err instanceof DuplicateKeyError) throw conflict(err.message);
+        throw err;
+      }
+    },
+  );
+
+  app.delete(
+    '/internal/v1/integrators/:integratorId/keys/:keyId',
+    {
+      schema: {
+        tags,
+        security: adminSecurity,
+        summary: 'Revoke a key: it stops working within seconds on every API instance',
+        params: keyParams,
+        response: { 204: z.null(), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const revoked = await repo.revokeKey(request.params.integratorId, request.params.keyId);
+      if (!revoked) throw notFound();
+      app.authKeys.invalidate(revoked.publicKey);
+      return await reply.code(204).send(null);
+    },
+  );
+};

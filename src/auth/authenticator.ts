@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { requestSigningInput, verifyRequestSignature } from '../crypto/request-signature.js';
+import type { KeyCache } from './key-cache.js';
+import type { ReplayCache } from './replay-cache.js';
+
+/** The spec's tolerance between X-Timestamp and server time (§5, §8). */
+export const TIMESTAMP_TOLERANCE_SEC = 60;
+
+export interface SignedRequest {
+  readonly pubkey: string | undefined;
+  readonly timestamp: string | undefined;
+  readonly signature: string | undefined;
+  readonly method: string;
+  /** The request target exactly as received (path and query, not re-encoded). */
+  readonly target: string;
+  readonly body: Buffer | undefined;
+}
+
+export type AuthResult =
+  | { readonly ok: true; readonly integratorId: string; readonly keyId: string }
+  | { readonly ok: false; readonly cause: string };
+
+const PUBKEY = /^0x[0-9a-fA-F]{66}$/;
+const TIMESTAMP = /^[0-9]{1,12}$/;
+// A DER ECDSA P-256 signature is 8 to 72 bytes.
+const SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
+
+const fail = (cause: string): AuthResult => ({ ok: false, cause });
+
+/**
+ * Checks the three headers of §5 in order of cost: shapes, the time window, the key (cached), the signature
+ * (OpenSSL), and last the replay cache, so that only verified messages are remembered.
+ */
+export function createAuthenticator(deps: { keys: KeyCache; replay: ReplayCache; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  return async function authenticate(req: SignedRequest): Promise<AuthResult> {
+    const { pubkey, timestamp, signature } = req;
+    if (pubkey === undefined || timestamp === undefined || signature === undefined) return fail('missing header');
+    if (!PUBKEY.test(pubkey)) return fail('X-Pubkey is not 0x + a 33-byte compressed key');
+    if (!TIMESTAMP.test(timestamp)) return fail('X-Timestamp is not decimal Unix seconds');
+    const skew = Math.abs(now() / 1000 - Number(timestamp));
+    if (skew > TIMESTAMP_TOLERANCE_SEC) return fail(`X-Timestamp is ${Math.round(skew)} s from server time`);
+    if (!SIGNATURE.test(signature)) return fail('X-Signature is not 0x + DER hex');
+
+    const publicKey = pubkey.slice(2).toLowerCase();
+    // An off-curve or unregistered key is simply not found (registered keys were validated on the way in).
+    const key = await deps.keys.get(publicKey);
+    if (!key) return fail('unknown or revoked key');
+
+    const message = requestSigningInput(timestamp, req.method, req.target, req.body);
+    if (!verifyRequestSignature(key.keyObject, message, Buffer.from(signature.slice(2), 'hex')))
+      return fail('bad signature');
+    // Keyed on the message, not the signature: ECDSA signatures are malleable ((r, s) and (r, n−s) both verify).
+    const digest = createHash('sha256').update(publicKey).update('\0').update(message).digest('base64');
+    if (!deps.replay.firstUse(digest)) return fail('replayed request');
+    return { ok: true, integratorId: key.integratorId, keyId: key.keyId };
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,79 @@
+import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
+import { compressedHexOf } from '../crypto/p256.js';
+import { requestSigningInput, signRequest } from '../crypto/request-signature.js';
+import { readResponse, withQuery, type QueryValue } from './http.js';
+
+export interface HeraldClientOptions {
+  /** e.g. `https://api.example.com` (a path prefix is kept). */
+  baseUrl: string;
+  /** The integrator's P-256 private key: a KeyObject or a PEM string. */
+  privateKey: KeyObject | string;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+}
+
+/**
+ * Signs every request with X-Pubkey, X-Timestamp and X-Signature (spec §5; ECDSA P-256, SHA-256, DER). The server
+ * accepts a signed message once, so two identical requests within one second are spaced into the next second.
+ */
+export class HeraldClient {
+  readonly publicKey: string;
+  readonly #key: KeyObject;
+  readonly #base: URL;
+  readonly #fetch: typeof fetch;
+  #second = 0;
+  #signedThisSecond = new Set<string>();
+
+  constructor(options: HeraldClientOptions) {
+    this.#key = typeof options.privateKey === 'string' ? createPrivateKey(options.privateKey) : options.privateKey;
+    this.publicKey = `0x${compressedHexOf(this.#key)}`;
+    this.#base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+    this.#fetch = options.fetch ?? fetch;
+  }
+
+  /** Sends one signed request and returns the parsed JSON body; throws HeraldApiError on non-2xx. */
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const url = new URL(withQuery(path, options.query).replace(/^\//, ''), this.#base);
+    const target = `${url.pathname}${url.search}`;
+    const body = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body), 'utf8');
+    const timestamp = await this.#timestampFor(method, target, body);
+    const headers: Record<string, string> = {
+      'x-pubkey': this.publicKey,
+      'x-timestamp': timestamp,
+      'x-signature': signRequest(this.#key, requestSigningInput(timestamp, method, target, body)),
+    };
+    if (body) headers['content-type'] = 'application/json';
+    const res = await this.#fetch(url, { method, headers, body });
+    return await readResponse<T>(res);
+  }
+
+  /** The integrator and key this client signs as. */
+  async credential(): Promise<{ integratorId: string; keyId: string; publicKey: string }> {
+    return await this.request('GET', '/v1/credentials/current');
+  }
+
+  /** A timestamp under which this exact request has not been signed yet. */
+  async #timestampFor(method: string, target: string, body?: Buffer): Promise<string> {
+    const digest = createHash('sha256')
+      .update(`${method} ${target}\n`)
+      .update(body ?? '')
+      .digest('base64');
+    for (;;) {
+      const now = Date.now();
+      const second = Math.floor(now / 1000);
+      if (second !== this.#second) {
+        this.#second = second;
+        this.#signedThisSecond = new Set();
+      }
+      if (!this.#signedThisSecond.has(digest)) {
+        this.#signedThisSecond.add(digest);
+        return String(second);
+      }
+      await new Promise((r) => setTimeout(r, 1000 - (now % 1000) + 1));
+    }
+  }
+}

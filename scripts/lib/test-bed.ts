@@ -6,9 +6,13 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { workflowsPath } from '../../src/worker.js';
 import { freePort, type Managed } from './processes.js';
 import { ensureTools, startMongoWire, startTemporalDev, tools } from './servers.js';
+import { createTestCa } from './test-ca.js';
 
 export interface TestBed {
-  /** Environment for the processes that use the bed: MONGODB_URL, TEMPORAL_ADDRESS, HERALD_WORKFLOW_BUNDLE, … */
+  /**
+   * Environment for the processes that use the bed: MONGODB_URL, TEMPORAL_ADDRESS, HERALD_WORKFLOW_BUNDLE, and a
+   * throw-away TLS CA (NODE_EXTRA_CA_CERTS) with an `*.example.com` leaf (HERALD_TEST_TLS_CERT / _KEY), …
+   */
   readonly env: NodeJS.ProcessEnv;
   readonly tmp: string;
   stop(): Promise<void>;
@@ -34,6 +38,11 @@ export async function startTestBed(prefix = 'herald-test-'): Promise<TestBed> {
     if (!process.env.HERALD_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
   };
   try {
+    // Read by Node at process start, so it reaches the test processes through this env, not process.env.
+    const ca = createTestCa(join(tmp, 'tls'), process.env.NODE_EXTRA_CA_CERTS);
+    env.NODE_EXTRA_CA_CERTS = ca.caBundle;
+    env.HERALD_TEST_TLS_CERT = ca.leafCert;
+    env.HERALD_TEST_TLS_KEY = ca.leafKey;
     if (!process.env.MONGODB_URL) {
       const port = await freePort();
       servers.push(await startMongoWire({ port, dataDir: join(tmp, 'mongo'), log: join(tmp, 'mongo-wire.log') }));

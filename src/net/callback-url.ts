@@ -1,0 +1,111 @@
+import type { AddressPolicy } from './address-policy.js';
+import { hostnameProblem } from './hostname-rules.js';
+import { HostResolutionError, type Resolver } from './resolver.js';
+
+/** Stable rule names: API clients see them in `invalid_callback_url` messages, so never rename one. */
+export const CallbackUrlRule = {
+  tooLong: 'too_long',
+  notAUrl: 'not_a_url',
+  httpsRequired: 'https_required',
+  credentialsNotAllowed: 'credentials_not_allowed',
+  fragmentNotAllowed: 'fragment_not_allowed',
+  ipLiteralNotAllowed: 'ip_literal_not_allowed',
+  internalHostname: 'internal_hostname',
+  invalidHostname: 'invalid_hostname',
+  invalidPort: 'invalid_port',
+  doesNotResolve: 'does_not_resolve',
+  nonPublicAddress: 'non_public_address',
+} as const;
+export type CallbackUrlRule = (typeof CallbackUrlRule)[keyof typeof CallbackUrlRule];
+
+export type Rejection = { ok: false; rule: CallbackUrlRule; message: string };
+export type SyntaxVerdict = { ok: true; url: URL; hostname: string } | Rejection;
+export type HostVerdict = { ok: true; addresses: string[] } | Rejection;
+export type CallbackUrlVerdict = { ok: true; url: URL; hostname: string; addresses: string[] } | Rejection;
+
+export interface CallbackUrlPolicy {
+  /** The rules that need no network (spec §6.3 items 1–6). */
+  checkSyntax(url: string): SyntaxVerdict;
+  /** Item 7: resolves `hostname` and requires every address to be public. The HTTP client runs it per connection. */
+  checkHost(hostname: string): Promise<HostVerdict>;
+  /** checkSyntax, then checkHost. */
+  check(url: string): Promise<CallbackUrlVerdict>;
+}
+
+export const MAX_CALLBACK_URL_LENGTH = 2048;
+
+const reject = (rule: CallbackUrlRule, message: string): Rejection => ({ ok: false, rule, message });
+
+/** The URL parser silently drops whitespace and control characters; the stored URL must be exactly what we send. */
+const INVISIBLE = /[\s\p{Cc}]/u;
+
+export function checkCallbackUrlSyntax(raw: string): SyntaxVerdict {
+  if (raw.length > MAX_CALLBACK_URL_LENGTH) {
+    return reject('too_long', `the callback URL is longer than ${MAX_CALLBACK_URL_LENGTH} characters`);
+  }
+  let url: URL;
+  try {
+    if (INVISIBLE.test(raw)) throw new TypeError('whitespace');
+    url = new URL(raw);
+  } catch {
+    return reject('not_a_url', 'the callback URL is not a valid absolute URL');
+  }
+  if (url.protocol !== 'https:') return reject('https_required', 'the callback URL must use https://');
+  if (url.username !== '' || url.password !== '') {
+    return reject('credentials_not_allowed', 'the callback URL must not contain a username or password');
+  }
+  // Any `#` starts a fragment, including an empty one that URL#hash reports as ''.
+  if (raw.includes('#')) return reject('fragment_not_allowed', 'the callback URL must not contain a #fragment');
+  const problem = hostnameProblem(url.hostname);
+  if (problem?.kind === 'ip_literal') {
+    return reject(
+      'ip_literal_not_allowed',
+      `the callback URL needs a DNS hostname, not an IP address (${problem.detail})`,
+    );
+  }
+  if (problem?.kind === 'internal') {
+    return reject('internal_hostname', `the callback URL must name a public host: ${problem.detail}`);
+  }
+  if (problem?.kind === 'invalid')
+    return reject('invalid_hostname', `the callback URL hostname is invalid: ${problem.detail}`);
+  // Any port is allowed (receivers such as hooks.example.com:8443 are common): only the address matters for SSRF,
+  // and that is checked for every connection. Port 0 cannot be connected to at all.
+  if (url.port === '0') return reject('invalid_port', 'the callback URL port must be between 1 and 65535');
+  return { ok: true, url, hostname: url.hostname.toLowerCase().replace(/\.$/, '') };
+}
+
+export function createCallbackUrlPolicy(deps: { resolver: Resolver; addressPolicy: AddressPolicy }): CallbackUrlPolicy {
+  const { resolver, addressPolicy } = deps;
+
+  async function checkHost(hostname: string): Promise<HostVerdict> {
+    let addresses: string[];
+    try {
+      addresses = await resolver.resolve(hostname);
+    } catch (err) {
+      if (!(err instanceof HostResolutionError)) throw err;
+      return reject('does_not_resolve', `the callback host ${hostname} does not resolve (${err.code})`);
+    }
+    // Every address, not just the first: a client may connect to any of them.
+    for (const address of addresses) {
+      const verdict = addressPolicy.check(address);
+      if (!verdict.ok) {
+        return reject(
+          'non_public_address',
+          `the callback host ${hostname} resolves to a non-public address: ${verdict.reason}`,
+        );
+      }
+    }
+    return { ok: true, addresses };
+  }
+
+  return {
+    checkSyntax: checkCallbackUrlSyntax,
+    checkHost,
+    async check(raw) {
+      const syntax = checkCallbackUrlSyntax(raw);
+      if (!syntax.ok) return syntax;
+      const host = await checkHost(syntax.hostname);
+      return host.ok ? { ...syntax, addresses: host.addresses } : host;
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { performance } from 'node:perf_hooks';
+import { Agent, type DiagnosticsChannel } from 'undici';
+import type { CallbackUrlPolicy } from './callback-url.js';
+import { classifyError, DeadlineError, readBounded, summarizeHeaders } from './http-outcome.js';
+import { createPinnedConnector } from './pinned-connector.js';
+
+export const PostOutcome = {
+  succeeded: 'succeeded',
+  httpError: 'http_error',
+  timeout: 'timeout',
+  connectionError: 'connection_error',
+  blocked: 'blocked',
+} as const;
+export type PostOutcome = (typeof PostOutcome)[keyof typeof PostOutcome];
+
+export interface ResponseSummary {
+  status: number;
+  /** content-type, content-length, location and retry-after only: enough to debug, nothing sensitive. */
+  headers: Record<string, string>;
+  /** The first `maxResponseBytes` bytes, decoded as UTF-8. */
+  body: string;
+  /** More bytes followed (they were not read), or the body could not be read to its end. */
+  truncated: boolean;
+}
+
+export interface PostResult {
+  outcome: PostOutcome;
+  statusCode: number | null;
+  /** From the call to the end of the (bounded) body read, including DNS and connect. */
+  latencyMs: number;
+  /** The IP the request went to (or the last one a failed connection tried); null when none, or unknown. */
+  address: string | null;
+  /** Short, stack-free; set for every outcome but `succeeded`/`http_error`, and for those when the body broke off. */
+  error: string | null;
+  responseSummary: ResponseSummary | null;
+}
+
+export interface WebhookHttpClient {
+  /** Never rejects for receiver-side problems: they are outcomes. Rejects only for invalid arguments. */
+  post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<PostResult>;
+  /** Destroys the pooled connections. */
+  close(): Promise<void>;
+}
+
+export interface WebhookHttpClientOptions {
+  policy: CallbackUrlPolicy;
+  userAgent: string;
+  connectTimeoutMs?: number;
+  /** Bounds the wait for the response headers, each gap in the body, and (with the connect timeout) the whole post. */
+  responseTimeoutMs?: number;
+  maxResponseBytes?: number;
+}
+
+/** Lower-cases names so a caller's User-Agent replaces ours instead of doubling it. */
+function requestHeaders(userAgent: string, headers: Readonly<Record<string, string>>): Record<string, string> {
+  const merged: Record<string, string> = { 'user-agent': userAgent };
+  for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
+  // undici would take a Host header as the TLS server name too: the URL alone decides where a delivery goes.
+  if ('host' in merged) throw new TypeError('post(): the Host header is derived from the URL and cannot be set');
+  return merged;
+}
+
+export function createWebhookHttpClient(options: WebhookHttpClientOptions): WebhookHttpClient {
+  const { policy, userAgent, connectTimeoutMs = 5000, responseTimeoutMs = 10_000, maxResponseBytes = 4096 } = options;
+  const connector = createPinnedConnector({ checkHost: policy.checkHost, timeoutMs: connectTimeoutMs });
+  // Keep-alive pool per origin. undici 7's Agent follows no redirect without the redirect interceptor: a 3xx is
+  // answered as is, so a receiver cannot bounce a delivery to an address that was never checked.
+  const agent = new Agent({
+    connect: connector.connect,
+    headersTimeout: responseTimeoutMs,
+    bodyTimeout: responseTimeoutMs,
+  });
+
+  // undici tells no request which pooled socket carried it; this documented channel does, right before sending.
+  // Requests are matched by their body Buffer, which undici keeps by identity (an empty body is stored as null).
+  const pending = new WeakMap<object, (address: string | undefined) => void>();
+  const onSendHeaders = (message: unknown): void => {
+    const { request, socket } = message as DiagnosticsChannel.ClientSendHeadersMessage;
+    const body = (request as { body?: unknown }).body;
+    if (typeof body === 'object' && body !== null) pending.get(body)?.(connector.addressOf(socket));
+  };
+  subscribe('undici:client:sendHeaders', onSendHeaders);
+
+  async function post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<PostResult> {
+    const started = performance.now();
+    const elapsed = (): number => Math.round(performance.now() - started);
+    const syntax = policy.checkSyntax(url);
+    if (!syntax.ok) {
+      const error = `${syntax.rule}: ${syntax.message}`;
+      return {
+        outcome: 'blocked',
+        statusCode: null,
+        latencyMs: elapsed(),
+        address: null,
+        error,
+        responseSummary: null,
+      };
+    }
+    const outgoing = requestHeaders(userAgent, headers);
+    let address: string | null = null;
+    const payload = Buffer.from(body);
+    pending.set(payload, (a) => (address = a ?? null));
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DeadlineError()), connectTimeoutMs + responseTimeoutMs);
+    try {
+      const response = await agent.request({
+        origin: syntax.url.origin,
+        path: `${syntax.url.pathname}${syntax.url.search}`,
+        method: 'POST',
+        headers: outgoing,
+        body: payload,
+        signal: deadline.signal,
+      });
+      const read = await readBounded(response.body, maxResponseBytes);
+      const statusCode = response.statusCode;
+      return {
+        outcome: statusCode >= 200 && statusCode < 300 ? 'succeeded' : 'http_error',
+        statusCode,
+        latencyMs: elapsed(),
+        address,
+        error: read.error,
+        responseSummary: {
+          status: statusCode,
+          headers: summarizeHeaders(response.headers),
+          body: read.body,
+          truncated: read.truncated,
+        },
+      };
+    } catch (err) {
+      const { outcome, error } = classifyError(err);
+      const tried = err instanceof Error ? connector.addressOf(err) : undefined;
+      return {
+        outcome,
+        statusCode: null,
+        latencyMs: elapsed(),
+        address: address ?? tried ?? null,
+        error,
+        responseSummary: null,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    post,
+    async close() {
+      unsubscribe('undici:client:sendHeaders', onSendHeaders);
+      await agent.destroy();
+    },
+  };
+}

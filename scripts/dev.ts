@@ -42,8 +42,10 @@ async function main(): Promise<void> {
       HERALD_ADMIN_TOKEN:
         process.env.HERALD_ADMIN_TOKEN ?? localSecret('admin.token', () => randomBytes(24).toString('base64url')),
     };
-    if (!process.env.HERALD_MASTER_KEY && !process.env.HERALD_MASTER_KEY_FILE)
+    if (!process.env.HERALD_MASTER_KEY && !process.env.HERALD_MASTER_KEY_FILE) {
       localSecret('master.key', () => randomBytes(32).toString('base64'));
+      env.HERALD_MASTER_KEY_FILE = join(data, 'master.key');
+    }
 
     if (!process.env.MONGODB_URL) {
       if (await portOpen(27017)) throw new Error('port 27017 is taken: stop that server or set MONGODB_URL to use it');

@@ -1,0 +1,295 @@
+// The delivery workflow's schedule on the time-skipping server: the real workflow code, a scripted fake receiver as
+// its activity. Times and timer durations are read from the recorded history.
+// Re-record the replay fixtures: HERALD_RECORD_HISTORIES=1 npm test -- test/integration/delivery-schedule.test.ts
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import proto from '@temporalio/proto';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import type { Activities } from '../../activities/index.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import {
+  attemptResultUpdate,
+  deliveryStateQuery,
+  deliveryWorkflowId,
+  retryNowSignal,
+} from '../../workflows/messages.js';
+import { RETRY_DELAYS_SECONDS } from '../../workflows/schedule.js';
+import { searchAttributes } from '../../workflows/search-attributes.js';
+import { initialSearchAttributes } from '../../workflows/start-options.js';
+import type { AttemptInput, AttemptOutcome, AttemptResult, DeliveryWorkflowInput } from '../../workflows/types.js';
+import { writeHistory } from '../fixtures/histories/history-json.js';
+import { requireEnv } from '../helpers/env.js';
+import { durationSeconds, eventsOfType, timestampMs } from '../helpers/temporal.js';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+
+type Receiver = (attemptNumber: number) => AttemptOutcome | Promise<AttemptOutcome>;
+const alwaysFails: Receiver = () => 'http_error';
+function failsThenSucceeds(failures: number): Receiver {
+  return (n) => (n > failures ? 'succeeded' : 'http_error');
+}
+
+const receivers = new Map<string, Receiver>();
+const calls = new Map<string, AttemptInput[]>();
+const taskQueue = 'delivery-schedule';
+const searchContext = { subscriptionId: 'sub-1', eventType: 'customer.created', integratorId: 'int-1' };
+
+/** The fake activity: asks the scripted receiver, then answers as the real one would. */
+const activities: Pick<Activities, 'attemptDelivery'> = {
+  async attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
+    calls.set(input.deliveryId, [...(calls.get(input.deliveryId) ?? []), input]);
+    const outcome = await (receivers.get(input.deliveryId) ?? alwaysFails)(input.attemptNumber);
+    const statusCode = outcome === 'succeeded' ? 204 : outcome === 'http_error' ? 500 : null;
+    const settled = outcome === 'succeeded' || outcome === 'cancelled';
+    const deliveryStatus = settled ? outcome : input.retryInSeconds === null ? 'failed' : 'pending';
+    const n = input.attemptNumber;
+    return { attemptId: `a-${n}`, attemptNumber: n, outcome, statusCode, deliveryStatus };
+  },
+};
+
+function newInput(overrides: Partial<DeliveryWorkflowInput> = {}): DeliveryWorkflowInput {
+  return { deliveryId: randomUUID(), firstAttemptNumber: 1, actor: 'system', followSchedule: true, ...overrides };
+}
+
+function startOptions(input: DeliveryWorkflowInput) {
+  return {
+    taskQueue,
+    workflowId: deliveryWorkflowId(input.deliveryId),
+    args: [input] as [DeliveryWorkflowInput],
+    typedSearchAttributes: initialSearchAttributes({ ...searchContext, attemptCount: input.firstAttemptNumber - 1 }),
+  };
+}
+
+/** Attempt times (s after the workflow started), timer durations (s) and cancelled timers, from the history. */
+async function timeline(handle: WorkflowHandle, record?: string) {
+  const history = await handle.fetchHistory();
+  if (record && process.env.HERALD_RECORD_HISTORIES) await writeHistory(record, history);
+  const events = history.events;
+  const startMs = timestampMs(eventsOfType(events, 'workflowExecutionStartedEventAttributes')[0]?.eventTime);
+  return {
+    startMs,
+    attemptsAt: eventsOfType(events, 'activityTaskScheduledEventAttributes').map(
+      (e) => (timestampMs(e.eventTime) - startMs) / 1000,
+    ),
+    timers: eventsOfType(events, 'timerStartedEventAttributes').map((e) =>
+      durationSeconds(e.timerStartedEventAttributes?.startToFireTimeout),
+    ),
+    cancelledTimers: eventsOfType(events, 'timerCanceledEventAttributes').length,
+  };
+}
+
+/** Each actual offset is the expected one, plus at most `slack` seconds of real time spent in activities. */
+function assertOffsets(actual: number[], expected: number[], slack = 2): void {
+  assert.equal(actual.length, expected.length, `offsets ${actual.join(', ')}`);
+  actual.forEach((a, i) => {
+    const e = expected[i] ?? Number.NaN;
+    assert.ok(a >= e && a <= e + slack, `attempt ${i + 1} at +${a} s, expected +${e} s`);
+  });
+}
+
+async function searchAttributesOf(handle: WorkflowHandle) {
+  const { typedSearchAttributes: sa } = await handle.describe();
+  assert.equal(sa.get(searchAttributes.subscriptionId), 'sub-1'); // set at start by initialSearchAttributes
+  return { status: sa.get(searchAttributes.deliveryStatus), attemptCount: sa.get(searchAttributes.attemptCount) };
+}
+
+/** The time-skipping server rejects unknown search attributes; it implements OperatorService to register them. */
+async function registerSearchAttributes(env: TestWorkflowEnvironment): Promise<void> {
+  const { INDEXED_VALUE_TYPE_KEYWORD: keyword, INDEXED_VALUE_TYPE_INT: int } =
+    proto.temporal.api.enums.v1.IndexedValueType;
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(
+      Object.values(searchAttributes).map((key) => [key.name, key.type === 'INT' ? int : keyword]),
+    ),
+  });
+}
+
+describe('delivery workflow schedule (time-skipping server)', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Worker;
+  let running: Promise<void>;
+
+  before(async () => {
+    env = await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: requireEnv('HERALD_TEMPORAL_TEST_SERVER') } },
+    });
+    await registerSearchAttributes(env);
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+      activities,
+    });
+    running = worker.run();
+  });
+  after(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  it('makes 7 attempts at +0, 30 s, 90 s, 6 min 30 s, 36 min 30 s, 2 h 36 min 30 s and 8 h 36 min 30 s, then fails', async () => {
+    const input = newInput();
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
+    assert.deepEqual(await handle.result(), { status: 'failed', attempts: 7 });
+
+    const { attemptsAt, timers } = await timeline(handle);
+    assertOffsets(attemptsAt, [0, 30, 90, 390, 2190, 9390, 30990]);
+    assert.deepEqual(timers, [...RETRY_DELAYS_SECONDS]);
+    const inputs = calls.get(input.deliveryId) ?? [];
+    assert.deepEqual(
+      inputs.map(({ attemptNumber, retryInSeconds }) => [attemptNumber, retryInSeconds]),
+      [...RETRY_DELAYS_SECONDS.map((delay, i) => [i + 1, delay]), [7, null]],
+    );
+    assert.ok(inputs.every((i) => i.actor === 'system'));
+    assert.deepEqual(await searchAttributesOf(handle), { status: 'failed', attemptCount: 7 });
+  });
+
+  it('succeeds on the 4th attempt after 3 failures: 4 activity calls, 3 timers', async () => {
+    const input = newInput();
+    receivers.set(input.deliveryId, failsThenSucceeds(3));
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
+    assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 4 });
+
+    const { attemptsAt, timers } = await timeline(handle, 'succeeds-after-3-failures');
+    assertOffsets(attemptsAt, [0, 30, 90, 390]);
+    assert.deepEqual(timers, [30, 60, 300]);
+    assert.equal(calls.get(input.deliveryId)?.length, 4);
+    assert.deepEqual(await searchAttributesOf(handle), { status: 'succeeded', attemptCount: 4 });
+    const state = await handle.query(deliveryStateQuery);
+    assert.deepEqual(state, { status: 'succeeded', attemptCount: 4, nextAttemptAt: null, lastOutcome: 'succeeded' });
+  });
+
+  it('attempts at once on retryNow during the 2 h wait, then waits 6 h', async () => {
+    const input = newInput();
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
+    await env.sleep('46 minutes'); // attempt 5 at +36 min 30 s: now inside the 2 h wait
+    const { nextAttemptAt, ...state } = await handle.query(deliveryStateQuery);
+    assert.deepEqual(state, { status: 'pending', attemptCount: 5, lastOutcome: 'http_error' });
+    const { startMs } = await timeline(handle);
+    const nextAt = Date.parse(nextAttemptAt ?? '') - startMs;
+    assert.ok(nextAt >= 9390_000 && nextAt < 9392_000, `nextAttemptAt ${nextAttemptAt}: +${nextAt} ms`);
+
+    await handle.signal(retryNowSignal);
+    assert.deepEqual(await handle.result(), { status: 'failed', attempts: 7 });
+
+    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'always-fails-with-retry-now');
+    assert.equal(attemptsAt.length, 7);
+    const sixth = attemptsAt[5] ?? Number.NaN;
+    assert.ok(sixth >= 2760 && sixth < 2800, `6th attempt at +${sixth} s, the 2 h timer would fire at +9390 s`);
+    assertOffsets(attemptsAt.slice(6), [sixth + 21600]);
+    assert.deepEqual(timers, [30, 60, 300, 1800, 7200, 21600]);
+    assert.equal(cancelledTimers, 1);
+    const inputs = calls.get(input.deliveryId) ?? [];
+    assert.equal(inputs.map((i) => i.actor).join(), 'system,system,system,system,system,manual,system');
+    assert.deepEqual(
+      inputs.map((i) => i.retryInSeconds),
+      [...RETRY_DELAYS_SECONDS, null],
+    );
+  });
+
+  it('keeps a retryNow that arrives during an attempt: the next attempt follows at once', async () => {
+    const input = newInput();
+    let release = (): void => {};
+    let started = (): void => {};
+    const attempt2Started = new Promise<void>((resolve) => (started = resolve));
+    receivers.set(input.deliveryId, async (n) => {
+      if (n !== 2) return n >= 3 ? 'succeeded' : 'timeout';
+      started();
+      await new Promise<void>((resolve) => (release = resolve));
+      return 'connection_error';
+    });
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
+    const result = handle.result();
+    await attempt2Started;
+    await handle.signal(retryNowSignal);
+    await waitForWorkflowTaskAfterSignal(handle);
+    release();
+    assert.deepEqual(await result, { status: 'succeeded', attempts: 3 });
+
+    const { attemptsAt, timers } = await timeline(handle);
+    assertOffsets(attemptsAt, [0, 30, 30]);
+    assert.deepEqual(timers, [30]);
+    const actors = calls.get(input.deliveryId)?.map((i) => i.actor);
+    assert.deepEqual(actors, ['system', 'system', 'manual']);
+  });
+
+  it('makes exactly one attempt in a manual re-run started with signalWithStart (followSchedule: false)', async () => {
+    const failed = newInput();
+    assert.equal((await env.client.workflow.execute(deliveryWorkflow, startOptions(failed))).status, 'failed');
+    const input = newInput({
+      deliveryId: failed.deliveryId,
+      firstAttemptNumber: 8,
+      actor: 'manual',
+      followSchedule: false,
+    });
+    const { signaledRunId } = await env.client.workflow.signalWithStart(deliveryWorkflow, {
+      ...startOptions(input),
+      signal: retryNowSignal,
+      signalArgs: [],
+    });
+    const handle = env.client.workflow.getHandle(deliveryWorkflowId(input.deliveryId), signaledRunId);
+    assert.deepEqual(await handle.result(), { status: 'failed', attempts: 1 });
+
+    const { attemptsAt, timers } = await timeline(handle, 'manual-rerun-one-attempt');
+    assert.equal(attemptsAt.length, 1);
+    assert.deepEqual(timers, []);
+    assert.deepEqual(calls.get(input.deliveryId)?.slice(7), [
+      { deliveryId: input.deliveryId, attemptNumber: 8, actor: 'manual', retryInSeconds: null },
+    ]);
+    assert.deepEqual(await searchAttributesOf(handle), { status: 'failed', attemptCount: 8 });
+  });
+
+  it('answers attemptResult with update-with-start once the first attempt has finished', async () => {
+    const input = newInput({ actor: 'test' });
+    receivers.set(input.deliveryId, failsThenSucceeds(1));
+    const startWorkflowOperation = new WithStartWorkflowOperation(deliveryWorkflow, {
+      ...startOptions(input),
+      workflowIdConflictPolicy: 'FAIL',
+    });
+    const first = await env.client.workflow.executeUpdateWithStart(attemptResultUpdate, {
+      args: [1],
+      startWorkflowOperation,
+    });
+    const expectedFirst = { attemptId: 'a-1', attemptNumber: 1, outcome: 'http_error', statusCode: 500 };
+    assert.deepEqual(first, { ...expectedFirst, deliveryStatus: 'pending' });
+    const handle = await startWorkflowOperation.workflowHandle();
+    await assert.rejects(handle.executeUpdate(attemptResultUpdate, { args: [0] }), WorkflowUpdateFailedError);
+    const result = handle.result(); // awaiting the result lets the server skip the 30 s wait
+    const second = await handle.executeUpdate(attemptResultUpdate, { args: [2] });
+    assert.equal(second.outcome, 'succeeded');
+    assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
+    await timeline(handle, 'test-send-with-update');
+  });
+
+  it('fails an attemptResult update for an attempt the run never makes', async () => {
+    const input = newInput({ actor: 'test' });
+    receivers.set(input.deliveryId, () => 'succeeded');
+    const startWorkflowOperation = new WithStartWorkflowOperation(deliveryWorkflow, {
+      ...startOptions(input),
+      workflowIdConflictPolicy: 'FAIL',
+    });
+    await assert.rejects(
+      env.client.workflow.executeUpdateWithStart(attemptResultUpdate, { args: [3], startWorkflowOperation }),
+      (err: unknown) => err instanceof WorkflowUpdateFailedError && /attempt 3 was not made/.test(String(err.cause)),
+    );
+    const handle = await startWorkflowOperation.workflowHandle();
+    assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 1 });
+  });
+});
+
+/** Waits until the workflow has completed a workflow task after the last signal: the signal reached its code. */
+async function waitForWorkflowTaskAfterSignal(handle: WorkflowHandle): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const events = (await handle.fetchHistory()).events ?? [];
+    const signalAt = events.findLastIndex((e) => e.workflowExecutionSignaledEventAttributes != null);
+    if (signalAt >= 0 && events.slice(signalAt).some((e) => e.workflowTaskCompletedEventAttributes != null)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the workflow did not process the signal');
+}

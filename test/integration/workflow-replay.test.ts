@@ -1,0 +1,86 @@
+// Replays recorded delivery histories against the current workflow code: a nondeterministic change fails here.
+// The histories come from test/integration/delivery-schedule.test.ts (HERALD_RECORD_HISTORIES=1 re-records them).
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { readHistory, type History } from '../fixtures/histories/history-json.js';
+import { eventsOfType } from '../helpers/temporal.js';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+
+/** Every fixture, with what its history must hold: an empty or truncated file cannot pass. */
+const expected = {
+  'always-fails-with-retry-now': { activities: 7, timers: 6, signals: 1, updates: 0 },
+  'succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0 },
+  'manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0 },
+  'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2 },
+} as const;
+type FixtureName = keyof typeof expected;
+
+const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+const bundlePath = process.env.HERALD_WORKFLOW_BUNDLE;
+const replayOptions: ReplayWorkerOptions = bundlePath
+  ? { workflowBundle: { codePath: bundlePath } }
+  : { workflowsPath };
+
+async function replayAll(histories: { workflowId: string; history: History }[]) {
+  const results = [];
+  for await (const result of Worker.runReplayHistories(replayOptions, histories)) results.push(result);
+  return results;
+}
+
+describe('delivery workflow replay', () => {
+  const histories = new Map<FixtureName, History>();
+
+  before(async () => {
+    for (const name of Object.keys(expected) as FixtureName[]) histories.set(name, await readHistory(name));
+  });
+
+  it('has exactly the expected fixtures, each with its activities, timers, signals and updates', async () => {
+    const files = (await readdir(new URL('../fixtures/histories/', import.meta.url))).filter((f) =>
+      f.endsWith('.json'),
+    );
+    assert.deepEqual(
+      files.sort(),
+      Object.keys(expected)
+        .map((n) => `${n}.json`)
+        .sort(),
+    );
+    for (const [name, counts] of Object.entries(expected)) {
+      const events = histories.get(name as FixtureName)?.events;
+      assert.deepEqual(
+        {
+          activities: eventsOfType(events, 'activityTaskScheduledEventAttributes').length,
+          timers: eventsOfType(events, 'timerStartedEventAttributes').length,
+          signals: eventsOfType(events, 'workflowExecutionSignaledEventAttributes').length,
+          updates: eventsOfType(events, 'workflowExecutionUpdateCompletedEventAttributes').length,
+        },
+        counts,
+        name,
+      );
+      assert.equal(eventsOfType(events, 'workflowExecutionCompletedEventAttributes').length, 1, name);
+    }
+  });
+
+  it('replays every recorded history without a nondeterminism error', async () => {
+    const results = await replayAll(
+      [...histories].map(([name, history]) => ({ workflowId: `delivery:replay-${name}`, history })),
+    );
+    assert.equal(results.length, Object.keys(expected).length);
+    for (const result of results) assert.equal(result.error, undefined, `${result.workflowId}: ${result.error}`);
+  });
+
+  it('reports an error for a history the code would not produce (the replay is not vacuous)', async () => {
+    const history = await readHistory('succeeds-after-3-failures');
+    const scheduled = eventsOfType(history.events, 'activityTaskScheduledEventAttributes')[0];
+    const activityType = scheduled?.activityTaskScheduledEventAttributes?.activityType;
+    assert.ok(activityType);
+    activityType.name = 'somethingElse';
+    const [result] = await replayAll([{ workflowId: 'delivery:replay-tampered', history }]);
+    assert.ok(result?.error instanceof DeterminismViolationError, 'a changed activity type must fail the replay');
+    assert.match(result.error.message, /Nondeterminism/);
+  });
+});

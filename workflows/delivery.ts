@@ -1,0 +1,124 @@
+// The delivery workflow: attempt → wait (interruptible) → attempt … → succeeded | failed | cancelled.
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { attemptResultUpdate, deliveryStateQuery, retryNowSignal } from './messages.js';
+import { retryDelayAfter } from './schedule.js';
+import { searchAttributes } from './search-attributes.js';
+import type {
+  Actor,
+  AttemptOutcome,
+  AttemptResult,
+  DeliveryState,
+  DeliveryStatus,
+  DeliveryWorkflowInput,
+  DeliveryWorkflowResult,
+} from './types.js';
+
+/** Error types of permanent infrastructure faults: retrying the activity cannot help. */
+export const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
+
+// Receiver failures come back as values; the retry policy covers only our own faults (database down, …).
+// No maximumAttempts: an infrastructure fault is retried until it is fixed. The HTTP client bounds itself at ~15 s.
+const { attemptDelivery } = proxyActivities<Activities>({
+  startToCloseTimeout: '60s',
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '60s',
+    nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_ERRORS],
+  },
+});
+
+/** Outcomes after which no further attempt is made. */
+function isFinal(outcome: AttemptOutcome): boolean {
+  return outcome === 'succeeded' || outcome === 'cancelled';
+}
+
+function validateAttemptNumber(attemptNumber: number, firstAttemptNumber: number): void {
+  if (!Number.isInteger(attemptNumber) || attemptNumber < 1) {
+    throw new Error(`attemptNumber must be an integer ≥ 1, got ${String(attemptNumber)}`);
+  }
+  if (attemptNumber < firstAttemptNumber) {
+    throw new Error(`attempt ${attemptNumber} belongs to an earlier run: this run starts at ${firstAttemptNumber}`);
+  }
+}
+
+function recordSearchAttributes(status: DeliveryStatus, attemptCount: number): void {
+  upsertSearchAttributes([
+    { key: searchAttributes.deliveryStatus, value: status },
+    { key: searchAttributes.attemptCount, value: attemptCount },
+  ]);
+}
+
+export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
+  const { deliveryId, firstAttemptNumber, followSchedule } = input;
+  const results = new Map<number, AttemptResult>();
+  let state: DeliveryState = {
+    status: 'pending',
+    attemptCount: firstAttemptNumber - 1,
+    nextAttemptAt: null,
+    lastOutcome: null,
+  };
+  let retryRequested = false;
+  let ended = false;
+
+  // Set before the first await, so an update sent with the start finds its handler.
+  setHandler(retryNowSignal, () => {
+    retryRequested = true;
+  });
+  setHandler(deliveryStateQuery, () => state);
+  setHandler(
+    attemptResultUpdate,
+    async (attemptNumber) => {
+      await condition(() => results.has(attemptNumber) || ended);
+      const result = results.get(attemptNumber);
+      if (result) return result;
+      throw ApplicationFailure.create({
+        type: 'AttemptNotMade',
+        message: `attempt ${attemptNumber} was not made: the delivery ended as ${state.status}`,
+        nonRetryable: true,
+      });
+    },
+    { validator: (attemptNumber) => validateAttemptNumber(attemptNumber, firstAttemptNumber) },
+  );
+
+  let actor: Actor = input.actor;
+  let attemptNumber = firstAttemptNumber;
+  for (;;) {
+    // A retryNow that arrives from here on asks for one more attempt should this one fail.
+    retryRequested = false;
+    const retryInSeconds = followSchedule ? retryDelayAfter(attemptNumber) : null;
+    const result = await attemptDelivery({ deliveryId, attemptNumber, actor, retryInSeconds });
+    results.set(attemptNumber, result);
+    state = {
+      status: result.deliveryStatus,
+      attemptCount: attemptNumber,
+      nextAttemptAt: null,
+      lastOutcome: result.outcome,
+    };
+    recordSearchAttributes(result.deliveryStatus, attemptNumber);
+
+    if (isFinal(result.outcome)) break;
+    if (retryRequested) {
+      actor = 'manual';
+    } else {
+      if (retryInSeconds === null) break;
+      state = { ...state, nextAttemptAt: new Date(Date.now() + retryInSeconds * 1000).toISOString() };
+      const cutShort = await condition(() => retryRequested, retryInSeconds * 1000);
+      actor = cutShort ? 'manual' : 'system';
+    }
+    attemptNumber += 1;
+  }
+
+  ended = true;
+  // Let a waiting attemptResult update answer before the run closes.
+  await condition(allHandlersFinished);
+  return { status: state.status, attempts: attemptNumber - firstAttemptNumber + 1 };
+}

@@ -8,6 +8,8 @@ import { rawBodyPlugin } from './api/plugins/app/raw-body.js';
 import { adminAuthPlugin } from './api/plugins/app/admin-auth.js';
 import { integratorAuthPlugin } from './api/plugins/app/integrator-auth.js';
 import { storePlugin } from './api/plugins/app/store.js';
+import { vaultPlugin } from './api/plugins/app/vault.js';
+import { fanOutPlugin } from './api/plugins/app/fan-out.js';
 import { registerRoutes } from './api/routes/index.js';
 import { OneLinePerRequest } from './api/log-controller.js';
 
@@ -42,7 +44,9 @@ export async function buildApp({ config, logger, ensureIndexes = true }: BuildAp
   await app.register(openapiPlugin);
   // 2. app
   await app.register(errorHandlerPlugin);
+  await app.register(vaultPlugin);
   await app.register(storePlugin);
+  await app.register(fanOutPlugin);
   await app.register(rawBodyPlugin);
   await app.register(adminAuthPlugin);
   await app.register(integratorAuthPlugin);

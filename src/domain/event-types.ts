@@ -55,3 +55,6 @@ export type SubscribableEventType = (typeof subscribableEventTypes)[number];
 /** §2.3 provider enum. */
 export const providers = ['service', 'kyc_provider', 'transfer_provider', 'onchain'] as const;
 export type Provider = (typeof providers)[number];
+
+const subscribable: ReadonlySet<string> = new Set(subscribableEventTypes);
+export const isSubscribable = (type: string): type is SubscribableEventType => subscribable.has(type);

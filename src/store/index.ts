@@ -1,11 +1,17 @@
 import type { Db } from 'mongodb';
 import { createIntegratorsRepo } from './integrators-repo.js';
+import { createEventsRepo } from './events-repo.js';
+import { createSubscriptionsRepo } from './subscriptions-repo.js';
+import { createDeliveriesRepo } from './deliveries-repo.js';
 
 /** All repositories, built once per process over one database. */
 export function createStore(db: Db) {
   return {
     db,
     integrators: createIntegratorsRepo(db),
+    events: createEventsRepo(db),
+    subscriptions: createSubscriptionsRepo(db),
+    deliveries: createDeliveriesRepo(db),
   } as const;
 }
 

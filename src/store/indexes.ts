@@ -9,6 +9,20 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { publicKey: 1 }, name: 'publicKey_unique', unique: true },
     { key: { integratorId: 1, createdAt: 1 }, name: 'integrator_createdAt' },
   ],
+  events: [
+    // GET /v1/query/events: one index per filter shape (Equality → Sort → Range on createdAt).
+    { key: { integratorId: 1, createdAt: -1, _id: -1 }, name: 'integrator_newest' },
+    // The fan-out sweeper: events whose hand-off did not complete.
+    { key: { fanoutAt: 1, createdAt: 1 }, name: 'fanout_pending' },
+  ],
+  subscriptions: [{ key: { integratorId: 1, createdAt: -1, _id: -1 }, name: 'integrator_newest' }],
+  signing_keys: [{ key: { subscriptionId: 1, createdAt: 1 }, name: 'subscription_createdAt' }],
+  deliveries: [
+    { key: { eventId: 1, subscriptionId: 1 }, name: 'event_subscription_unique', unique: true },
+    { key: { integratorId: 1, createdAt: -1, _id: -1 }, name: 'integrator_newest' },
+    { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
+  ],
+  attempts: [{ key: { deliveryId: 1, attemptNumber: 1 }, name: 'delivery_attempt_unique', unique: true }],
 };
 
 /**

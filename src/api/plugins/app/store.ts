@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createStore, type Store } from '../../../store/index.js';
@@ -15,12 +15,11 @@ declare module 'fastify' {
 export const storePlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate('store', createStore(app.mongo.db));
-    let secret = app.config.HERALD_CURSOR_SECRET;
-    if (secret === undefined) {
-      app.log.warn('HERALD_CURSOR_SECRET is not set: page cursors are signed with a per-process key');
-      secret = randomBytes(32).toString('base64');
-    }
+    // Every instance sharing the master key accepts the others' cursors; HERALD_CURSOR_SECRET overrides.
+    const secret =
+      app.config.HERALD_CURSOR_SECRET ??
+      Buffer.from(hkdfSync('sha256', app.masterKey, Buffer.alloc(0), 'herald page cursors v1', 32));
     app.decorate('cursors', createCursorCodec(secret));
   },
-  { name: 'store', dependencies: ['connections'] },
+  { name: 'store', dependencies: ['connections', 'vault'] },
 );

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createFanOut, type FanOut } from '../../../delivery/fan-out.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Hands stored events to delivery (src/delivery/fan-out.ts). */
+    fanOut: FanOut;
+  }
+}
+
+export const fanOutPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate(
+      'fanOut',
+      createFanOut({ store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE }),
+    );
+  },
+  { name: 'fan-out', dependencies: ['store'] },
+);

@@ -1,0 +1,97 @@
+// The stored shape of every Herald collection, in one place. Dates are BSON dates; ids are uuid strings.
+import type { HistoryEventType, Provider, SubscribableEventType } from '../domain/event-types.js';
+import type { SealedKey } from '../crypto/key-encryption.js';
+import type { Actor, AttemptOutcome, DeliveryStatus } from '../../workflows/types.js';
+import type { ResponseSummary } from '../net/http-client.js';
+
+/** `events`: one lifecycle (or webhook.test) event, owned by one integrator. */
+export interface EventDoc {
+  _id: string;
+  integratorId: string;
+  eventType: HistoryEventType;
+  occurredAt: Date;
+  livemode: boolean;
+  payloadVersion: number;
+  accountId: string | null;
+  userId: string | null;
+  entityId: string | null;
+  beneficiaryId: string | null;
+  transactionId: string | null;
+  provider: Provider | null;
+  providerEventId: string | null;
+  data: unknown;
+  /** Database creation time, set by the server; the listing orders by (createdAt desc, _id desc). */
+  createdAt: Date;
+  /** The §6.4 payload serialised once (src/domain/event-payload.ts); every delivery sends exactly these bytes. */
+  body: string;
+  /** When the hand-off to the fan-out completed; null until then (the sweeper repairs events left at null). */
+  fanoutAt: Date | null;
+  /** webhook.test events only: the subscription the test was sent to. */
+  sourceSubscriptionId?: string;
+}
+
+/** `subscriptions`: a callback URL subscribed to event types. Deleted ones stay, with `deletedAt` set. */
+export interface SubscriptionDoc {
+  _id: string;
+  integratorId: string;
+  url: string;
+  /** 'all': every subscribable type (eventTypes omitted or empty at create); otherwise a de-duplicated list. */
+  eventTypes: 'all' | SubscribableEventType[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  /** The key that signs new attempts (a `signing_keys` _id). */
+  activeKeyId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** `signing_keys`: a subscription's P-256 key pairs; the private key sealed with the master key (AAD = subscription id). */
+export interface SigningKeyDoc {
+  _id: string;
+  integratorId: string;
+  subscriptionId: string;
+  /** Compressed SEC1 point, 66 lowercase hex digits, no prefix. */
+  publicKey: string;
+  sealed: SealedKey;
+  status: 'active' | 'inactive';
+  createdAt: Date;
+  deactivatedAt: Date | null;
+}
+
+/** `deliveries`: one per (event, subscription), unique. */
+export interface DeliveryDoc {
+  _id: string;
+  integratorId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: HistoryEventType;
+  status: DeliveryStatus;
+  attemptCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  nextAttemptAt: Date | null;
+  terminalReason: string | null;
+  lastResponseSummary: ResponseSummary | null;
+}
+
+/** `attempts`: one per (deliveryId, attemptNumber), unique: a retried activity finds its attempt already recorded. */
+export interface AttemptDoc {
+  _id: string;
+  integratorId: string;
+  deliveryId: string;
+  attemptNumber: number;
+  outcome: AttemptOutcome;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseSummary: ResponseSummary | null;
+  signedAt: Date;
+  /** The X-Service-Webhook-Timestamp sent, Unix seconds as a string. */
+  signedTimestamp: string;
+  signingKeyId: string;
+  actor: Actor;
+  /** The IP address connected to, or null when no connection was made. */
+  address: string | null;
+  createdAt: Date;
+}

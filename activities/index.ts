@@ -1,21 +1,29 @@
+import type { KeyVault } from '../src/crypto/key-encryption.js';
+import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
-import type { AttemptInput, AttemptResult } from '../workflows/types.js';
+import { createAttemptDelivery } from './attempt-delivery.js';
+import { createSigningKeyCache } from './signing-keys.js';
 
 export interface ActivityDeps {
   readonly store: Store;
+  readonly vault: KeyVault;
+  readonly http: WebhookHttpClient;
+  readonly now?: () => Date;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
-export function createActivities(_deps: ActivityDeps) {
+export function createActivities(deps: ActivityDeps) {
   return {
-    /** Does nothing but answer: the baseline activity. */
+    /** Does nothing but answer: the baseline activity of bench/delivery. */
     async noop(input: string): Promise<string> {
       return input;
     },
-    /** Placeholder for activities/attempt-delivery.ts: sign, POST, record the attempt, update the delivery. */
-    async attemptDelivery(_input: AttemptInput): Promise<AttemptResult> {
-      throw new Error('not implemented');
-    },
+    attemptDelivery: createAttemptDelivery({
+      store: deps.store,
+      keys: createSigningKeyCache(deps.vault),
+      http: deps.http,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
   };
 }
 

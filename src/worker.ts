@@ -1,64 +1,16 @@
+// The worker process: the delivery worker and the hand-off sweeper (src/worker-runtime.ts).
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities } from '../activities/index.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createMongo } from './store/mongo.js';
-import { createStore } from './store/index.js';
-import { ensureIndexes } from './store/indexes.js';
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config.js';
+import { createWorkerRuntime } from './worker-runtime.js';
 
-/** The workflows entry point, as TypeScript in development and as compiled JavaScript in dist/. */
-export function workflowsPath(): string {
-  const ts = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
-  return existsSync(ts) ? ts : fileURLToPath(new URL('../workflows/index.js', import.meta.url));
-}
-
-/** Worker tuning measured on a 2-core box (shared/performance-notes.md). */
-export const workerTuning = {
-  maxConcurrentWorkflowTaskExecutions: 200,
-  maxConcurrentActivityTaskExecutions: 1000,
-  maxConcurrentLocalActivityExecutions: 1000,
-  workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
-  activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
-  maxCachedWorkflows: 1000,
-  reuseV8Context: true,
-} as const satisfies Partial<WorkerOptions>;
-
-export interface HeraldWorkerOptions {
-  config: Config;
-  connection: NativeConnection;
-  activities: ReturnType<typeof createActivities>;
-  /** A pre-built bundle (bundleWorkflowCode) to skip bundling at start-up, e.g. shared by a test run. */
-  workflowBundlePath?: string;
-  taskQueue?: string;
-}
-
-export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<Worker> {
-  const bundlePath = options.workflowBundlePath ?? process.env.HERALD_WORKFLOW_BUNDLE;
-  return Worker.create({
-    connection: options.connection,
-    namespace: options.config.TEMPORAL_NAMESPACE,
-    taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
-    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: workflowsPath() }),
-    activities: options.activities,
-    ...workerTuning,
-  });
-}
+export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-worker.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const mongo = createMongo(config);
-  await ensureIndexes(mongo.db);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const worker = await createHeraldWorker({
-    config,
-    connection,
-    activities: createActivities({ store: createStore(mongo.db) }),
-  });
+  const runtime = await createWorkerRuntime(config, { logger: pino({ level: config.LOG_LEVEL }) });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and drains running activities.
-  await worker.run();
-  await connection.close();
-  await mongo.client.close();
+  await runtime.run();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

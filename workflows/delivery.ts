@@ -13,7 +13,6 @@ import { retryDelayAfter } from './schedule.js';
 import { searchAttributes } from './search-attributes.js';
 import type {
   Actor,
-  AttemptOutcome,
   AttemptResult,
   DeliveryState,
   DeliveryStatus,
@@ -36,9 +35,9 @@ const { attemptDelivery } = proxyActivities<Activities>({
   },
 });
 
-/** Outcomes after which no further attempt is made. */
-function isFinal(outcome: AttemptOutcome): boolean {
-  return outcome === 'succeeded' || outcome === 'cancelled';
+/** The activity decides the delivery's status; any status but pending ends the run. */
+function isFinal(status: DeliveryStatus): boolean {
+  return status !== 'pending';
 }
 
 function validateAttemptNumber(attemptNumber: number, firstAttemptNumber: number): void {
@@ -105,7 +104,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     };
     recordSearchAttributes(result.deliveryStatus, attemptNumber);
 
-    if (isFinal(result.outcome)) break;
+    if (isFinal(result.deliveryStatus)) break;
     if (retryRequested) {
       actor = 'manual';
     } else {

@@ -35,7 +35,8 @@ export type AttemptOutcome =
   | 'cancelled'; // the subscription was deleted or disabled: no request was made
 
 export interface AttemptResult {
-  readonly attemptId: string;
+  /** The recorded attempt; null when no attempt was made (outcome `cancelled`). */
+  readonly attemptId: string | null;
   readonly attemptNumber: number;
   readonly outcome: AttemptOutcome;
   readonly statusCode: number | null;

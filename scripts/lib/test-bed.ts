@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowsPath } from '../../src/worker.js';
+import { workflowsPath } from '../../src/temporal-worker.js';
 import { freePort, type Managed } from './processes.js';
 import { ensureTools, startMongoWire, startTemporalDev, tools } from './servers.js';
 import { createTestCa } from './test-ca.js';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
+import { after, newestFirst, type Position } from './cursor.js';
 import { isDuplicateKey } from './integrators-repo.js';
 import type { AttemptDoc, DeliveryDoc } from './documents.js';
+import type { DeliveryStatus } from '../../workflows/types.js';
 
 /** Deliveries (one per event and subscription) and their attempts. */
 export function createDeliveriesRepo(db: Db) {
@@ -44,6 +46,84 @@ export function createDeliveriesRepo(db: Db) {
 
     async findById(id: string): Promise<DeliveryDoc | null> {
       return await deliveries.findOne({ _id: id });
+    },
+
+    async findForIntegrator(integratorId: string, id: string): Promise<DeliveryDoc | null> {
+      return await deliveries.findOne({ _id: id, integratorId });
+    },
+
+    /** A page of the integrator's deliveries, newest first, after `position` (keyset); `limit + 1` to detect more. */
+    async list(
+      integratorId: string,
+      filters: Partial<Pick<DeliveryDoc, 'subscriptionId' | 'eventId' | 'status'>>,
+      position: Position | null,
+      limit: number,
+    ): Promise<DeliveryDoc[]> {
+      const query: Filter<DeliveryDoc> = {
+        integratorId,
+        ...filters,
+        ...(position ? after<DeliveryDoc>(position) : {}),
+      };
+      return await deliveries.find(query).sort(newestFirst).limit(limit).toArray();
+    },
+
+    async findAttempt(deliveryId: string, attemptNumber: number): Promise<AttemptDoc | null> {
+      return await attempts.findOne({ deliveryId, attemptNumber });
+    },
+
+    async listAttempts(deliveryId: string): Promise<AttemptDoc[]> {
+      return await attempts.find({ deliveryId }).sort({ attemptNumber: 1 }).toArray();
+    },
+
+    /** Records an attempt once: when its number is already recorded (a retried activity), returns that record. */
+    async recordAttempt(attempt: AttemptDoc): Promise<AttemptDoc> {
+      try {
+        await attempts.insertOne(attempt);
+        return attempt;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const existing = await attempts.findOne({
+          deliveryId: attempt.deliveryId,
+          attemptNumber: attempt.attemptNumber,
+        });
+        if (!existing) throw err;
+        return existing;
+      }
+    },
+
+    /**
+     * Writes an attempt's effect on its delivery and returns the delivery's status. A delivery cancelled while the
+     * attempt ran stays cancelled (its count and summary still record the attempt).
+     */
+    async applyAttempt(
+      id: string,
+      change: Pick<
+        DeliveryDoc,
+        'status' | 'attemptCount' | 'nextAttemptAt' | 'terminalReason' | 'lastResponseSummary' | 'updatedAt'
+      >,
+    ): Promise<DeliveryStatus> {
+      const updated = await deliveries.updateOne({ _id: id, status: { $ne: 'cancelled' } }, { $set: change });
+      if (updated.matchedCount > 0) return change.status;
+      const { attemptCount, lastResponseSummary, updatedAt } = change;
+      await deliveries.updateOne({ _id: id }, { $max: { attemptCount }, $set: { lastResponseSummary, updatedAt } });
+      return 'cancelled';
+    },
+
+    /** Ends a pending delivery as cancelled (a delivery that already succeeded or failed keeps its status). */
+    async cancel(id: string, terminalReason: string, at: Date): Promise<void> {
+      await deliveries.updateOne(
+        { _id: id, status: 'pending' },
+        { $set: { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: at } },
+      );
+    },
+
+    /** A terminal delivery made pending again for a manual retry; null when it is not terminal any more. */
+    async reopen(id: string, at: Date): Promise<DeliveryDoc | null> {
+      return await deliveries.findOneAndUpdate(
+        { _id: id, status: { $in: ['succeeded', 'failed', 'cancelled'] } },
+        { $set: { status: 'pending', terminalReason: null, nextAttemptAt: at, updatedAt: at } },
+        { returnDocument: 'after' },
+      );
     },
 
     /**

@@ -8,6 +8,10 @@ export function createEventsRepo(db: Db) {
   return {
     collection: events,
 
+    async insert(event: EventDoc): Promise<void> {
+      await events.insertOne(event);
+    },
+
     /** By id, across integrators: for the worker, whose inputs come from records it wrote itself. */
     async findById(id: string): Promise<EventDoc | null> {
       return await events.findOne({ _id: id });

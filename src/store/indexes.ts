@@ -19,7 +19,12 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
   signing_keys: [{ key: { subscriptionId: 1, createdAt: 1 }, name: 'subscription_createdAt' }],
   deliveries: [
     { key: { eventId: 1, subscriptionId: 1 }, name: 'event_subscription_unique', unique: true },
+    // GET /v1/webhooks/deliveries: one index per filter (Equality → Sort).
     { key: { integratorId: 1, createdAt: -1, _id: -1 }, name: 'integrator_newest' },
+    { key: { integratorId: 1, subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'integrator_subscription_newest' },
+    { key: { integratorId: 1, eventId: 1, createdAt: -1, _id: -1 }, name: 'integrator_event_newest' },
+    { key: { integratorId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'integrator_status_newest' },
+    // DELETE of a subscription cancels its pending deliveries.
     { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
   ],
   attempts: [{ key: { deliveryId: 1, attemptNumber: 1 }, name: 'delivery_attempt_unique', unique: true }],

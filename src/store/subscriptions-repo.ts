@@ -16,6 +16,11 @@ export function createSubscriptionsRepo(db: Db) {
       return await subscriptions.findOne({ _id: id });
     },
 
+    /** The integrator's subscription unless deleted: what every integrator route may see. */
+    async findLive(integratorId: string, id: string): Promise<SubscriptionDoc | null> {
+      return await subscriptions.findOne({ _id: id, integratorId, deletedAt: null });
+    },
+
     async findKey(keyId: string): Promise<SigningKeyDoc | null> {
       return await keys.findOne({ _id: keyId });
     },

@@ -3,38 +3,25 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities/index.js';
-import { createHeraldWorker } from '../../src/worker.js';
-import { createStore } from '../../src/store/index.js';
-import { createMongo } from '../../src/store/mongo.js';
+import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
 import { testConfig } from '../helpers/env.js';
 import { eventsOfType } from '../helpers/temporal.js';
 
 describe('Temporal dev server (real)', () => {
   const config = testConfig();
-  const mongo = createMongo(config);
-  let nativeConnection: NativeConnection;
   let connection: Connection;
-  let worker: Worker;
+  let runtime: WorkerRuntime;
   let running: Promise<void>;
 
   before(async () => {
-    nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
     connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-    worker = await createHeraldWorker({
-      config,
-      connection: nativeConnection,
-      activities: createActivities({ store: createStore(mongo.db) }),
-    });
-    running = worker.run();
+    runtime = await createWorkerRuntime(config);
+    running = runtime.run();
   });
   after(async () => {
-    worker.shutdown();
+    runtime.shutdown();
     await running;
-    await nativeConnection.close();
     await connection.close();
-    await mongo.client.close();
   });
 
   it('runs a workflow with one activity to completion and records it in the history', async () => {

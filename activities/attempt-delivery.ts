@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
+import type { WebhookHttpClient } from '../src/net/http-client.js';
+import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
+import type { Store } from '../src/store/index.js';
+import type { AttemptInput, AttemptResult, DeliveryStatus } from '../workflows/types.js';
+import type { createSigningKeyCache } from './signing-keys.js';
+
+export interface AttemptDeps {
+  readonly store: Store;
+  readonly keys: ReturnType<typeof createSigningKeyCache>;
+  readonly http: WebhookHttpClient;
+  readonly now?: () => Date;
+}
+
+/** Why a delivery is not attempted; null when it should be. Explicit requests (manual, test) reach disabled ones. */
+function cancelReason(delivery: DeliveryDoc, subscription: SubscriptionDoc | null, input: AttemptInput) {
+  if (delivery.status === 'cancelled') return delivery.terminalReason ?? 'cancelled';
+  if (!subscription || subscription.deletedAt) return 'subscription_deleted';
+  if (subscription.status === 'disabled' && input.actor === 'system') return 'subscription_disabled';
+  return null;
+}
+
+const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptResult => ({
+  attemptId: attempt._id,
+  attemptNumber: attempt.attemptNumber,
+  outcome: attempt.outcome,
+  statusCode: attempt.statusCode,
+  deliveryStatus,
+});
+
+/**
+ * One attempt: sign the stored body, POST it through the pinned client, record the attempt and update the delivery.
+ * Receiver problems are outcomes; only our own faults throw (Temporal retries the activity). Idempotent: a retried
+ * activity whose attempt is already recorded returns it without sending again.
+ */
+export function createAttemptDelivery(deps: AttemptDeps) {
+  const { store, keys, http, now = () => new Date() } = deps;
+  const { deliveries } = store;
+
+  return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
+    const delivery = await deliveries.findById(input.deliveryId);
+    if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'DeliveryNotFound');
+    const recorded = await deliveries.findAttempt(delivery._id, input.attemptNumber);
+    if (recorded) return resultOf(recorded, delivery.status);
+
+    const [event, subscription] = await Promise.all([
+      store.events.findById(delivery.eventId),
+      store.subscriptions.findById(delivery.subscriptionId),
+    ]);
+    if (!event) throw ApplicationFailure.nonRetryable(`event ${delivery.eventId} not found`, 'DeliveryNotFound');
+    const reason = cancelReason(delivery, subscription, input);
+    if (reason !== null || !subscription) {
+      await deliveries.cancel(delivery._id, reason ?? 'subscription_deleted', now());
+      return {
+        attemptId: null,
+        attemptNumber: input.attemptNumber,
+        outcome: 'cancelled',
+        statusCode: null,
+        deliveryStatus: 'cancelled',
+      };
+    }
+    const keyDoc = await store.subscriptions.findKey(subscription.activeKeyId);
+    if (!keyDoc)
+      throw new Error(`signing key ${subscription.activeKeyId} of subscription ${subscription._id} is missing`);
+
+    const signedAt = now();
+    const timestamp = Math.floor(signedAt.getTime() / 1000);
+    const signature = signWebhook(keys.open(keyDoc), delivery._id, timestamp, event.body);
+    const headers = buildWebhookHeaders({
+      deliveryId: delivery._id,
+      eventId: event._id,
+      keyId: keyDoc._id,
+      timestamp,
+      signature,
+    });
+    const post = await http.post(subscription.url, headers, event.body);
+
+    const attempt: AttemptDoc = {
+      _id: randomUUID(),
+      integratorId: delivery.integratorId,
+      deliveryId: delivery._id,
+      attemptNumber: input.attemptNumber,
+      outcome: post.outcome,
+      statusCode: post.statusCode,
+      error: post.error,
+      latencyMs: post.latencyMs,
+      responseSummary: post.responseSummary,
+      signedAt,
+      signedTimestamp: String(timestamp),
+      signingKeyId: keyDoc._id,
+      actor: input.actor,
+      address: post.address,
+      createdAt: now(),
+    };
+    const stored = await deliveries.recordAttempt(attempt);
+    if (stored !== attempt)
+      return resultOf(stored, (await deliveries.findById(delivery._id))?.status ?? delivery.status);
+
+    const succeeded = post.outcome === 'succeeded';
+    const status: DeliveryStatus = succeeded ? 'succeeded' : input.retryInSeconds === null ? 'failed' : 'pending';
+    const at = now();
+    const written = await deliveries.applyAttempt(delivery._id, {
+      status,
+      attemptCount: input.attemptNumber,
+      nextAttemptAt: status === 'pending' ? new Date(at.getTime() + (input.retryInSeconds ?? 0) * 1000) : null,
+      terminalReason: status === 'failed' ? 'retries_exhausted' : null,
+      lastResponseSummary: post.responseSummary,
+      updatedAt: at,
+    });
+    return resultOf(attempt, written);
+  };
+}

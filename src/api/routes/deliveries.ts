@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { retryDelivery } from '../../delivery/manual-retry.js';
+import { errorResponses, HttpError, notFound } from '../errors.js';
+import { integratorSecurity } from '../plugins/app/integrator-auth.js';
+import { integratorOf } from '../request-context.js';
+import {
+  delivery,
+  deliveriesQuery,
+  deliveryPage,
+  deliveryParams,
+  deliveryWithAttempts,
+} from '../schemas/deliveries.js';
+import { attemptView, deliveryView } from '../views/deliveries.js';
+
+const tags = ['deliveries'];
+
+/** Delivery history (§6.7): list, one delivery with its attempts, manual retry. */
+export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const repo = app.store.deliveries;
+
+  app.get(
+    '/v1/webhooks/deliveries',
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'The delivery history, newest first',
+        querystring: deliveriesQuery,
+        response: { 200: deliveryPage, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const integratorId = integratorOf(request);
+      const { cursor, limit, ...filters } = request.query;
+      const position = cursor === undefined ? null : app.cursors.decode('deliveries', cursor, filters);
+      const found = await repo.list(integratorId, filters, position, limit + 1);
+      const page = found.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        deliveries: page.map(deliveryView),
+        nextCursor:
+          found.length > limit && last
+            ? app.cursors.encode('deliveries', { createdAt: last.createdAt, id: last._id }, filters)
+            : null,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/webhooks/deliveries/:delivery_id',
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'A delivery with its attempts',
+        params: deliveryParams,
+        response: { 200: deliveryWithAttempts, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
+      if (!found) throw notFound();
+      return { ...deliveryView(found), attempts: (await repo.listAttempts(found._id)).map(attemptView) };
+    },
+  );
+
+  app.post(
+    '/v1/webhooks/deliveries/:delivery_id/retry',
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'Attempt a delivery now',
+        description:
+          'A pending delivery attempts at once and then keeps its schedule; a terminal one (succeeded, failed, ' +
+          'cancelled) is attempted once more, without a new schedule. 409 when its subscription was deleted.',
+        params: deliveryParams,
+        response: { 202: delivery, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
+      if (!found) throw notFound();
+      const verdict = await retryDelivery(
+        { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
+        found,
+      );
+      if (!verdict.ok) throw new HttpError(409, verdict.reason, 'the subscription of this delivery was deleted');
+      return reply.code(202).send(deliveryView(verdict.delivery));
+    },
+  );
+};

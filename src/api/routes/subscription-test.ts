@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sendTestDelivery } from '../../delivery/test-send.js';
+import { withTimeout } from '../../util/with-timeout.js';
+import { errorResponses, HttpError, notFound } from '../errors.js';
+import { integratorSecurity } from '../plugins/app/integrator-auth.js';
+import { integratorOf } from '../request-context.js';
+import { testDeliveryResponse } from '../schemas/deliveries.js';
+import { uuid } from '../schemas/common.js';
+import { attemptView, deliveryView, testEventView } from '../views/deliveries.js';
+
+/** The HTTP client gives up after ~15 s; the answer waits a little longer for the attempt to be recorded. */
+const TEST_WAIT_MS = 30_000;
+
+export const subscriptionTestRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/v1/webhooks/subscriptions/:subscription_id/test',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        security: integratorSecurity,
+        summary: 'Send a signed test delivery',
+        description:
+          'Stores a webhook.test event and its delivery, makes the first attempt through the delivery workflow and ' +
+          'answers 201 once it has finished, whatever its outcome. A failed test delivery follows the normal schedule.',
+        params: z.strictObject({ subscription_id: uuid }),
+        response: { 201: testDeliveryResponse, ...errorResponses(400, 401, 404, 409, 504) },
+      },
+    },
+    async (request, reply) => {
+      const subscription = await app.store.subscriptions.findLive(
+        integratorOf(request),
+        request.params.subscription_id,
+      );
+      if (!subscription) throw notFound();
+      const deps = { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE };
+      const sent = await withTimeout(sendTestDelivery(deps, subscription), TEST_WAIT_MS, null);
+      if (!sent)
+        throw new HttpError(504, 'attempt_pending', 'the test attempt did not finish in time; see its delivery');
+      if (!sent.attempt) throw new HttpError(409, 'subscription_deleted', 'the subscription was deleted meanwhile');
+      return reply.code(201).send({
+        event: testEventView(sent.event, subscription._id),
+        delivery: deliveryView(sent.delivery),
+        attempt: attemptView(sent.attempt),
+      });
+    },
+  );
+};

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { cursorParam, dateTime, limitParam, nextCursor, uuid } from './common.js';
+
+const deliveryStatus = z
+  .enum(['pending', 'succeeded', 'failed', 'cancelled'])
+  .describe('pending while attempts remain; succeeded, failed (retries exhausted) and cancelled are terminal');
+
+const attemptOutcome = z
+  .enum(['succeeded', 'http_error', 'timeout', 'connection_error', 'blocked', 'cancelled'])
+  .describe('succeeded: 2xx; http_error: any other status (3xx included); blocked: non-public address, no request');
+
+export const responseSummary = z
+  .object({
+    status: z.number().int(),
+    headers: z.record(z.string(), z.string()).describe('content-type, content-length, location, retry-after only'),
+    body: z.string().describe('the first 4 KiB of the response body'),
+    truncated: z.boolean(),
+  })
+  .meta({ id: 'ResponseSummary' });
+
+export const delivery = z
+  .object({
+    id: uuid,
+    subscriptionId: uuid,
+    eventId: uuid,
+    eventType: z.string(),
+    status: deliveryStatus,
+    attemptCount: z.number().int(),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    nextAttemptAt: dateTime.nullable().describe('when the next scheduled attempt is due; null once terminal'),
+    terminalReason: z
+      .string()
+      .nullable()
+      .describe('retries_exhausted, subscription_deleted or subscription_disabled; null unless failed or cancelled'),
+    lastResponseSummary: responseSummary.nullable(),
+  })
+  .meta({ id: 'Delivery' });
+
+export const attempt = z
+  .object({
+    id: uuid,
+    deliveryId: uuid,
+    attemptNumber: z.number().int(),
+    outcome: attemptOutcome,
+    signedAt: dateTime,
+    signedTimestamp: z.string().describe('the X-Service-Webhook-Timestamp sent (Unix seconds)'),
+    createdAt: dateTime,
+    signingKeyId: uuid,
+    statusCode: z.number().int().nullable(),
+    error: z.string().nullable(),
+    latencyMs: z.number().int(),
+    responseSummary: responseSummary.nullable(),
+    actor: z.enum(['system', 'manual', 'test']),
+    address: z.string().nullable().describe('the IP address connected to'),
+  })
+  .meta({ id: 'Attempt' });
+
+export const deliveryWithAttempts = delivery
+  .extend({ attempts: z.array(attempt) })
+  .meta({ id: 'DeliveryWithAttempts' });
+
+export const deliveryPage = z.object({ deliveries: z.array(delivery), nextCursor }).meta({ id: 'DeliveryPage' });
+
+export const deliveriesQuery = z.strictObject({
+  subscriptionId: uuid.optional(),
+  eventId: uuid.optional(),
+  status: deliveryStatus.optional(),
+  cursor: cursorParam.optional(),
+  limit: limitParam,
+});
+
+export const deliveryParams = z.strictObject({ delivery_id: uuid });
+
+const routingId = uuid.nullable();
+/** §2.5 `event`: the webhook.test event as stored, `payload` being the exact body that was sent. */
+export const testEvent = z
+  .object({
+    id: uuid,
+    eventType: z.literal('webhook.test'),
+    sourceType: z.literal('subscription'),
+    sourceId: uuid.describe('the subscription the test was sent to'),
+    payload: z.unknown().describe('the delivered JSON body (§6.4)'),
+    payloadVersion: z.number().int(),
+    createdAt: dateTime,
+    integratorId: uuid,
+    accountId: routingId,
+    userId: routingId,
+    entityId: routingId,
+    beneficiaryId: routingId,
+    transactionId: routingId,
+  })
+  .meta({ id: 'TestEvent' });
+
+export const testDeliveryResponse = z
+  .object({ event: testEvent, delivery, attempt })
+  .meta({ id: 'TestDeliveryResponse' });

@@ -1,0 +1,51 @@
+import type { AttemptDoc, DeliveryDoc, EventDoc } from '../../store/documents.js';
+
+const iso = (d: Date): string => d.toISOString();
+
+export const deliveryView = (d: DeliveryDoc) => ({
+  id: d._id,
+  subscriptionId: d.subscriptionId,
+  eventId: d.eventId,
+  eventType: d.eventType,
+  status: d.status,
+  attemptCount: d.attemptCount,
+  createdAt: iso(d.createdAt),
+  updatedAt: iso(d.updatedAt),
+  nextAttemptAt: d.nextAttemptAt ? iso(d.nextAttemptAt) : null,
+  terminalReason: d.terminalReason,
+  lastResponseSummary: d.lastResponseSummary,
+});
+
+export const attemptView = (a: AttemptDoc) => ({
+  id: a._id,
+  deliveryId: a.deliveryId,
+  attemptNumber: a.attemptNumber,
+  outcome: a.outcome,
+  signedAt: iso(a.signedAt),
+  signedTimestamp: a.signedTimestamp,
+  createdAt: iso(a.createdAt),
+  signingKeyId: a.signingKeyId,
+  statusCode: a.statusCode,
+  error: a.error,
+  latencyMs: a.latencyMs,
+  responseSummary: a.responseSummary,
+  actor: a.actor,
+  address: a.address,
+});
+
+/** §2.5 `event` of a test delivery sent to `subscriptionId`. */
+export const testEventView = (e: EventDoc, subscriptionId: string) => ({
+  id: e._id,
+  eventType: 'webhook.test' as const,
+  sourceType: 'subscription' as const,
+  sourceId: subscriptionId,
+  payload: JSON.parse(e.body) as unknown,
+  payloadVersion: e.payloadVersion,
+  createdAt: iso(e.createdAt),
+  integratorId: e.integratorId,
+  accountId: e.accountId,
+  userId: e.userId,
+  entityId: e.entityId,
+  beneficiaryId: e.beneficiaryId,
+  transactionId: e.transactionId,
+});

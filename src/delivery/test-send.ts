@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { serializeEventPayload } from '../domain/event-payload.js';
+import { TEST_EVENT_TYPE } from '../domain/event-types.js';
+import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../store/documents.js';
+import type { Store } from '../store/index.js';
+import { attemptResultUpdate, deliveryWorkflowType } from '../../workflows/messages.js';
+import { deliveryStartOptions } from './start-delivery.js';
+
+export interface TestSendResult {
+  event: EventDoc;
+  delivery: DeliveryDoc;
+  attempt: AttemptDoc | null;
+}
+
+/** The body of a test delivery: a §6.4 payload with a `webhook.test` type and a data block that says so. */
+export function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc {
+  const fields = {
+    id: randomUUID(),
+    eventType: TEST_EVENT_TYPE,
+    occurredAt: now,
+    livemode: false,
+    payloadVersion: 1,
+    integratorId: subscription.integratorId,
+    accountId: null,
+    userId: null,
+    entityId: null,
+    beneficiaryId: null,
+    transactionId: null,
+    provider: 'service',
+    providerEventId: null,
+    data: { message: 'A test delivery from Herald.', subscriptionId: subscription._id },
+  } as const;
+  const { id, ...rest } = fields;
+  return {
+    _id: id,
+    ...rest,
+    createdAt: now,
+    body: serializeEventPayload(fields),
+    // Test events go to their one subscription only, never through the fan-out.
+    fanoutAt: now,
+    sourceSubscriptionId: subscription._id,
+  };
+}
+
+/**
+ * §4.2: stores a webhook.test event and its delivery, starts the delivery's workflow and waits (update-with-start)
+ * until its first attempt has been made. A failed test delivery then follows the normal schedule.
+ */
+export async function sendTestDelivery(
+  deps: { store: Store; client: Client; taskQueue: string },
+  subscription: SubscriptionDoc,
+): Promise<TestSendResult> {
+  const { store, client, taskQueue } = deps;
+  const event = newTestEvent(subscription, new Date());
+  await store.events.insert(event);
+  const delivery = await store.deliveries.createOnce({
+    integratorId: subscription.integratorId,
+    subscriptionId: subscription._id,
+    eventId: event._id,
+    eventType: TEST_EVENT_TYPE,
+  });
+  const start = new WithStartWorkflowOperation(deliveryWorkflowType, {
+    ...deliveryStartOptions(delivery, taskQueue, {
+      deliveryId: delivery._id,
+      firstAttemptNumber: 1,
+      actor: 'test',
+      followSchedule: true,
+    }),
+    workflowIdConflictPolicy: 'FAIL',
+  });
+  const result = await client.workflow.executeUpdateWithStart(attemptResultUpdate, {
+    args: [1],
+    startWorkflowOperation: start,
+  });
+  const [stored, attempt] = await Promise.all([
+    store.deliveries.findById(delivery._id),
+    result.attemptId ? store.deliveries.findAttempt(delivery._id, 1) : null,
+  ]);
+  return { event, delivery: stored ?? delivery, attempt };
+}

@@ -1,0 +1,71 @@
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { createActivities } from '../activities/index.js';
+import type { Config } from './config.js';
+import { createKeyVault } from './crypto/key-encryption.js';
+import { loadMasterKey } from './crypto/master-key.js';
+import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
+import { createFanOut } from './delivery/fan-out.js';
+import { createSweeper } from './delivery/sweeper.js';
+import { createWebhookHttpClient } from './net/http-client.js';
+import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
+import { createStore } from './store/index.js';
+import { ensureIndexes } from './store/indexes.js';
+import { createMongo } from './store/mongo.js';
+import { createTemporal } from './temporal.js';
+import { createHeraldWorker } from './temporal-worker.js';
+
+export interface WorkerRuntime {
+  readonly worker: Worker;
+  /** Runs until shutdown (SIGINT/SIGTERM are handled by the worker), then closes every connection. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/**
+ * Everything a worker process runs: the delivery worker (activities over MongoDB, the key vault and the pinned
+ * HTTP client) and the hand-off sweeper.
+ */
+export async function createWorkerRuntime(
+  config: Config,
+  options: { logger?: Pick<Logger, 'warn' | 'error'>; workflowBundlePath?: string; sweepIntervalMs?: number } = {},
+): Promise<WorkerRuntime> {
+  const log = options.logger ?? console;
+  const master = loadMasterKey(config);
+  if (master.warning) log.warn(master.warning);
+  const mongo = createMongo(config);
+  await mongo.client.connect();
+  await ensureIndexes(mongo.db);
+  const store = createStore(mongo.db);
+  const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT });
+  const temporal = createTemporal(config);
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const worker = await createHeraldWorker({
+    config,
+    connection,
+    activities: createActivities({ store, vault: createKeyVault(master.key), http }),
+    ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
+  });
+  const sweeper = createSweeper({
+    store,
+    fanOut: createFanOut({ store, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
+    ...(options.sweepIntervalMs ? { intervalMs: options.sweepIntervalMs } : {}),
+    onError: (err) => log.error({ err }, 'fan-out sweep failed'),
+  });
+
+  return {
+    worker,
+    async run() {
+      sweeper.start();
+      try {
+        await worker.run();
+      } finally {
+        await sweeper.stop();
+        await Promise.allSettled([http.close(), temporal.close(), connection.close(), mongo.client.close()]);
+      }
+    },
+    shutdown() {
+      worker.shutdown();
+    },
+  };
+}

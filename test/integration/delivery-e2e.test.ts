@@ -7,6 +7,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { HeraldApiError } from '../../src/client/http.js';
 import type { Config } from '../../src/config.js';
 import type { DeliveryDoc, EventDoc } from '../../src/store/documents.js';
+import { createSweeper } from '../../src/delivery/sweeper.js';
 import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
@@ -14,6 +15,27 @@ import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { assertSignedDelivery, eventually, lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
 import { startHttpsReceiver, type HttpsReceiver, type RecordedRequest } from '../helpers/receiver.js';
+
+interface TestResponse {
+  event: {
+    id: string;
+    eventType: string;
+    sourceType: string;
+    sourceId: string;
+    integratorId: string;
+    payload: unknown;
+  };
+  delivery: Delivery & { eventId: string; subscriptionId: string };
+  attempt: {
+    attemptNumber: number;
+    outcome: string;
+    statusCode: number | null;
+    actor: string;
+    latencyMs: number;
+    signingKeyId: string;
+    signedTimestamp: string;
+  };
+}
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -153,18 +175,121 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
   });
 
   it('blocks a callback name that re-resolves to a private address at delivery time, connecting nowhere', async () => {
-    const connections = receiver.connections;
-    const { subscription } = await subscribe('/rebind', 'all', 'rebind.example.com');
+    const lonely = await startHttpsReceiver(); // its own port, so its connection count is this test's alone
+    try {
+      const { subscription } = await seedSubscription(app.store, app.vault, {
+        integratorId: alice.integratorId,
+        url: `https://rebind.example.com:${lonely.port}/rebind`,
+      });
+      const event = await publish();
+      const [delivery] = await eventually(async () => {
+        const found = await deliveriesOf(event._id, subscription._id);
+        return found[0]?.attemptCount === 1 ? found : undefined;
+      });
+      const detail = await getDelivery(delivery!.id);
+      assert.equal(detail.attempts?.[0]?.outcome, 'blocked');
+      assert.equal(detail.status, 'pending', 'blocked is a failure: it follows the schedule');
+      assert.equal(lonely.connections, 0);
+    } finally {
+      await lonely.close();
+    }
+  });
+
+  it('sends a signed test delivery and answers §2.5 with the real attempt', async () => {
+    const { subscription, publicKey } = await subscribe('/test-endpoint', ['transaction.completed'] as never);
+    const res = await alice.client.request<TestResponse>('POST', `/v1/webhooks/subscriptions/${subscription._id}/test`);
+    assert.equal(res.event.eventType, 'webhook.test');
+    assert.equal(res.event.sourceType, 'subscription');
+    assert.equal(res.event.sourceId, subscription._id);
+    assert.equal(res.event.integratorId, alice.integratorId);
+    assert.equal(res.delivery.eventId, res.event.id);
+    assert.equal(res.delivery.subscriptionId, subscription._id);
+    assert.equal(res.delivery.status, 'succeeded');
+    assert.equal(res.delivery.attemptCount, 1);
+    assert.equal(res.attempt.outcome, 'succeeded');
+    assert.equal(res.attempt.statusCode, 204);
+    assert.equal(res.attempt.actor, 'test');
+    assert.equal(res.attempt.attemptNumber, 1);
+    assert.ok(Number.isInteger(res.attempt.latencyMs));
+    assert.equal(res.attempt.signingKeyId, subscription.activeKeyId);
+    const [received] = requestsTo('/test-endpoint');
+    assert.ok(received, 'the receiver got it before the answer');
+    const verified = assertSignedDelivery(received, publicKey);
+    assert.deepEqual(verified, res.event.payload);
+    assert.equal(received.headers['x-service-webhook-timestamp'], res.attempt.signedTimestamp);
+    // Test events are kept apart from lifecycle events: they never go through the fan-out.
+    assert.equal(requestsTo('/all').filter((r) => r.body.includes('webhook.test')).length, 0);
+  });
+
+  it('answers a failed test delivery with its attempt; the delivery then follows the schedule', async () => {
+    answers.set('/test-fails', 503);
+    const { subscription } = await subscribe('/test-fails');
+    const res = await alice.client.request<TestResponse>('POST', `/v1/webhooks/subscriptions/${subscription._id}/test`);
+    assert.equal(res.attempt.outcome, 'http_error');
+    assert.equal(res.attempt.statusCode, 503);
+    assert.equal(res.delivery.status, 'pending');
+    assert.ok(res.delivery.nextAttemptAt);
+  });
+
+  it('answers 404 on the test endpoint for an unknown subscription', async () => {
+    await assert.rejects(
+      alice.client.request('POST', '/v1/webhooks/subscriptions/00000000-0000-4000-8000-000000000000/test'),
+      (err: unknown) =>
+        err instanceof HeraldApiError &&
+        err.status === 404 &&
+        JSON.stringify(err.body) === '{"error":"not_found","status":404}',
+    );
+  });
+
+  it('lists deliveries newest first with filters and a cursor bound to them', async () => {
     const event = await publish();
-    const [delivery] = await eventually(async () => {
-      const found = await deliveriesOf(event._id, subscription._id);
-      return found[0]?.attemptCount === 1 ? found : undefined;
+    const all = await eventually(async () => {
+      const found = await deliveriesOf(event._id);
+      return found.length >= 3 ? found : undefined;
     });
-    const detail = await getDelivery(delivery!.id);
-    assert.equal(detail.attempts?.[0]?.outcome, 'blocked');
-    assert.equal(detail.status, 'pending', 'blocked is a failure: it follows the schedule');
-    assert.equal(receiver.connections, connections);
-    assert.equal(requestsTo('/rebind').length, 0);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await alice.client.request<{ deliveries: Delivery[]; nextCursor: string | null }>(
+        'GET',
+        '/v1/webhooks/deliveries',
+        { query: { eventId: event._id, limit: 1, cursor } },
+      );
+      assert.ok(page.deliveries.length <= 1);
+      seen.push(...page.deliveries.map((d) => d.id));
+      cursor = page.nextCursor ?? undefined;
+      if (cursor && seen.length === 1) {
+        await assert.rejects(
+          alice.client.request('GET', '/v1/webhooks/deliveries', { query: { cursor, limit: 1 } }),
+          (err: unknown) => err instanceof HeraldApiError && err.status === 400 && err.body?.error === 'invalid_cursor',
+        );
+      }
+    } while (cursor);
+    assert.deepEqual(
+      seen,
+      all.map((d) => d.id),
+    );
+    for (const query of [{ status: 'done' }, { eventId: 'nope' }, { limit: 0 }, { color: 'red' }]) {
+      await assert.rejects(
+        alice.client.request('GET', '/v1/webhooks/deliveries', { query }),
+        (err: unknown) => err instanceof HeraldApiError && err.status === 400,
+        JSON.stringify(query),
+      );
+    }
+  });
+
+  it('sweeps an event whose hand-off never ran: its deliveries are made once', async () => {
+    const { subscription } = await subscribe('/swept', ['customer.rejected'] as never);
+    const event = { ...lifecycleEvent(alice.integratorId, 'customer.rejected'), createdAt: new Date() };
+    await app.store.events.insert(event); // stored, then "the API died" before the hand-off
+    const sweeper = createSweeper({ store: app.store, fanOut: app.fanOut, graceMs: 0 });
+    assert.ok((await sweeper.sweepOnce(new Date(Date.now() + 1000))) >= 1);
+    await eventually(() => (requestsTo('/swept').length === 1 ? true : undefined));
+    assert.equal(await sweeper.sweepOnce(new Date(Date.now() + 1000)), 0, 'marked handed off');
+    await app.fanOut.handOff(event); // a late repeat (re-submission) changes nothing
+    assert.equal((await deliveriesOf(event._id, subscription._id)).length, 1);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(requestsTo('/swept').length, 1, 'delivered once');
   });
 
   it('answers 404 to a retry of an unknown delivery', async () => {

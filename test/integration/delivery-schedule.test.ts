@@ -5,7 +5,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import proto from '@temporalio/proto';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -24,6 +23,7 @@ import type { AttemptInput, AttemptOutcome, AttemptResult, DeliveryWorkflowInput
 import { writeHistory } from '../fixtures/histories/history-json.js';
 import { requireEnv } from '../helpers/env.js';
 import { durationSeconds, eventsOfType, timestampMs } from '../helpers/temporal.js';
+import { assertOffsets, registerSearchAttributes } from '../helpers/time-skipping.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -82,31 +82,10 @@ async function timeline(handle: WorkflowHandle, record?: string) {
   };
 }
 
-/** Each actual offset is the expected one, plus at most `slack` seconds of real time spent in activities. */
-function assertOffsets(actual: number[], expected: number[], slack = 2): void {
-  assert.equal(actual.length, expected.length, `offsets ${actual.join(', ')}`);
-  actual.forEach((a, i) => {
-    const e = expected[i] ?? Number.NaN;
-    assert.ok(a >= e && a <= e + slack, `attempt ${i + 1} at +${a} s, expected +${e} s`);
-  });
-}
-
 async function searchAttributesOf(handle: WorkflowHandle) {
   const { typedSearchAttributes: sa } = await handle.describe();
   assert.equal(sa.get(searchAttributes.subscriptionId), 'sub-1'); // set at start by initialSearchAttributes
   return { status: sa.get(searchAttributes.deliveryStatus), attemptCount: sa.get(searchAttributes.attemptCount) };
-}
-
-/** The time-skipping server rejects unknown search attributes; it implements OperatorService to register them. */
-async function registerSearchAttributes(env: TestWorkflowEnvironment): Promise<void> {
-  const { INDEXED_VALUE_TYPE_KEYWORD: keyword, INDEXED_VALUE_TYPE_INT: int } =
-    proto.temporal.api.enums.v1.IndexedValueType;
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      Object.values(searchAttributes).map((key) => [key.name, key.type === 'INT' ? int : keyword]),
-    ),
-  });
 }
 
 describe('delivery workflow schedule (time-skipping server)', () => {

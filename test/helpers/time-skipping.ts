@@ -1,0 +1,26 @@
+// Shared by the tests that run the delivery workflow on the time-skipping server.
+import assert from 'node:assert/strict';
+import proto from '@temporalio/proto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { searchAttributes } from '../../workflows/search-attributes.js';
+
+/** The time-skipping server rejects unknown search attributes; it implements OperatorService to register them. */
+export async function registerSearchAttributes(env: TestWorkflowEnvironment): Promise<void> {
+  const { INDEXED_VALUE_TYPE_KEYWORD: keyword, INDEXED_VALUE_TYPE_INT: int } =
+    proto.temporal.api.enums.v1.IndexedValueType;
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(
+      Object.values(searchAttributes).map((key) => [key.name, key.type === 'INT' ? int : keyword]),
+    ),
+  });
+}
+
+/** Each actual offset is the expected one, plus at most `slack` seconds of real time spent in activities. */
+export function assertOffsets(actual: number[], expected: number[], slack = 2): void {
+  assert.equal(actual.length, expected.length, `offsets ${actual.join(', ')}`);
+  actual.forEach((a, i) => {
+    const e = expected[i] ?? Number.NaN;
+    assert.ok(a >= e && a <= e + slack, `attempt ${i + 1} at +${a} s, expected +${e} s`);
+  });
+}

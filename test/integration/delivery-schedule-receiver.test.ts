@@ -1,0 +1,127 @@
+// The whole delivery — real workflow, real activity, real MongoDB-wire server, real HTTPS receiver — on the
+// time-skipping server: the retry schedule as the receiver sees it, in workflow time read from the history.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.js';
+import { createKeyVault } from '../../src/crypto/key-encryption.js';
+import { loadMasterKey } from '../../src/crypto/master-key.js';
+import { startDeliveryWorkflow } from '../../src/delivery/start-delivery.js';
+import { createWebhookHttpClient } from '../../src/net/http-client.js';
+import { callbackUrlPolicyFromConfig } from '../../src/net/policy-from-config.js';
+import { createStore } from '../../src/store/index.js';
+import { ensureIndexes } from '../../src/store/indexes.js';
+import { createMongo } from '../../src/store/mongo.js';
+import { deliveryWorkflowId } from '../../workflows/messages.js';
+import { lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
+import { requireEnv, testConfig } from '../helpers/env.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../helpers/receiver.js';
+import { eventsOfType, timestampMs } from '../helpers/temporal.js';
+import { assertOffsets, registerSearchAttributes } from '../helpers/time-skipping.js';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+
+describe('delivery schedule at a real receiver (time-skipping server)', () => {
+  const config = testConfig({ HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1', HERALD_ALLOW_CIDRS: '127.0.0.1/32' });
+  const mongo = createMongo(config);
+  const store = createStore(mongo.db);
+  const vault = createKeyVault(loadMasterKey(config).key);
+  const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: 'Herald-test' });
+  const integratorId = randomUUID();
+  /** Per path: how many requests fail (500) before the receiver answers 204. */
+  const failures = new Map<string, number>();
+  let receiver: HttpsReceiver;
+  let env: TestWorkflowEnvironment;
+  let worker: Worker;
+  let running: Promise<void>;
+
+  before(async () => {
+    await ensureIndexes(mongo.db);
+    receiver = await startHttpsReceiver((r) => {
+      const seen = receiver.requests.filter((x) => x.url === r.url).length;
+      return { status: seen <= (failures.get(r.url) ?? Infinity) ? 500 : 204 };
+    });
+    env = await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: requireEnv('HERALD_TEMPORAL_TEST_SERVER') } },
+    });
+    await registerSearchAttributes(env);
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+      activities: createActivities({ store, vault, http }),
+    });
+    running = worker.run();
+  });
+  after(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+    await receiver.close();
+    await http.close();
+    await mongo.db.dropDatabase();
+    await mongo.client.close();
+  });
+
+  /** Delivers one event to `path` and returns the workflow's result and attempt offsets (s, workflow time). */
+  async function deliver(path: string) {
+    const { subscription } = await seedSubscription(store, vault, {
+      integratorId,
+      url: `https://hooks.example.com:${receiver.port}${path}`,
+    });
+    const event = lifecycleEvent(integratorId);
+    await store.events.insert(event);
+    const delivery = await store.deliveries.createOnce({
+      integratorId,
+      subscriptionId: subscription._id,
+      eventId: event._id,
+      eventType: event.eventType,
+    });
+    await startDeliveryWorkflow(env.client, config.TEMPORAL_TASK_QUEUE, delivery);
+    const handle = env.client.workflow.getHandle(deliveryWorkflowId(delivery._id));
+    const result: unknown = await handle.result();
+    const events = (await handle.fetchHistory()).events;
+    const start = timestampMs(eventsOfType(events, 'workflowExecutionStartedEventAttributes')[0]?.eventTime);
+    const offsets = eventsOfType(events, 'activityTaskScheduledEventAttributes').map(
+      (e) => (timestampMs(e.eventTime) - start) / 1000,
+    );
+    const requests = receiver.requests.filter((r) => r.url === path);
+    return { result, offsets, requests, record: await store.deliveries.findById(delivery._id), event };
+  }
+
+  it('a receiver that always fails sees exactly 7 attempts on the schedule, then the delivery is failed', async () => {
+    const { result, offsets, requests, record, event } = await deliver('/always-500');
+    assert.deepEqual(result, { status: 'failed', attempts: 7 });
+    assert.equal(requests.length, 7);
+    assertOffsets(offsets, [0, 30, 90, 390, 2190, 9390, 30990]);
+    for (const r of requests) assert.equal(r.body.toString('utf8'), event.body, 'byte-identical every time');
+    assert.equal(record?.status, 'failed');
+    assert.equal(record?.attemptCount, 7);
+    assert.equal(record?.terminalReason, 'retries_exhausted');
+    assert.equal(record?.nextAttemptAt, null);
+  });
+
+  it('a receiver that fails 3 times then answers 204 ends succeeded after attempt 4', async () => {
+    failures.set('/fails-3', 3);
+    const { result, offsets, requests, record } = await deliver('/fails-3');
+    assert.deepEqual(result, { status: 'succeeded', attempts: 4 });
+    assert.equal(requests.length, 4);
+    assertOffsets(offsets, [0, 30, 90, 390]);
+    assert.equal(record?.status, 'succeeded');
+    assert.equal(record?.attemptCount, 4);
+    assert.equal(record?.lastResponseSummary?.status, 204);
+    const attempts = await store.deliveries.listAttempts(record?._id ?? '');
+    assert.deepEqual(
+      attempts.map((a) => [a.attemptNumber, a.outcome, a.statusCode]),
+      [
+        [1, 'http_error', 500],
+        [2, 'http_error', 500],
+        [3, 'http_error', 500],
+        [4, 'succeeded', 204],
+      ],
+    );
+  });
+});

@@ -13,6 +13,7 @@ import { createStore } from './store/index.js';
 import { ensureIndexes } from './store/indexes.js';
 import { createMongo } from './store/mongo.js';
 import { createTemporal } from './temporal.js';
+import { assertSearchAttributes } from './search-attributes-check.js';
 import { createHeraldWorker } from './temporal-worker.js';
 
 export interface WorkerRuntime {
@@ -39,6 +40,7 @@ export async function createWorkerRuntime(
   const store = createStore(mongo.db);
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT });
   const temporal = createTemporal(config);
+  await assertSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createHeraldWorker({
     config,

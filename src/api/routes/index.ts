@@ -2,10 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { healthRoutes } from './health.js';
 import { adminIntegratorRoutes } from './admin-integrators.js';
 import { credentialRoutes } from './credentials.js';
+import { adminEventRoutes } from './admin-events.js';
+import { eventRoutes } from './events.js';
 
 /** Every route plugin, registered after the external and app plugins. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(adminIntegratorRoutes);
   await app.register(credentialRoutes);
+  await app.register(adminEventRoutes);
+  await app.register(eventRoutes);
 }

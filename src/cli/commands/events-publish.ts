@@ -50,13 +50,16 @@ export function parseEvents(text: string): Item[] {
   });
 }
 
-const describe = (err: unknown): string => {
+/** The API's status and error, or why the API could not be reached. */
+function describe(err: unknown, url: string): string {
   if (err instanceof HeraldApiError) return err.message;
-  const cause = (err as { cause?: { code?: string } }).cause;
-  return cause?.code ? `${(err as Error).message} (${cause.code})` : String((err as Error).message ?? err);
-};
+  const cause = (err as { cause?: { code?: string; errors?: Array<{ code?: string }>; message?: string } }).cause;
+  const code = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message;
+  if (err instanceof TypeError && cause) return `cannot reach ${url}: ${code ?? 'network error'}`;
+  return err instanceof Error ? err.message : String(err);
+}
 
-async function publishOne(client: HeraldAdminClient, item: Item): Promise<{ line: string; ok: boolean }> {
+async function publishOne(client: HeraldAdminClient, url: string, item: Item): Promise<{ line: string; ok: boolean }> {
   if ('error' in item) return { line: `error ${item.label}: ${item.error}`, ok: false };
   if (item.event === null || typeof item.event !== 'object' || Array.isArray(item.event)) {
     return { line: `error ${item.label}: an event must be a JSON object`, ok: false };
@@ -65,7 +68,7 @@ async function publishOne(client: HeraldAdminClient, item: Item): Promise<{ line
     const { created, event } = await client.publishEvent(item.event as PublishEventInput);
     return { line: `${created ? 'created' : 'exists'} ${event.id}`, ok: true };
   } catch (err) {
-    return { line: `error ${item.label}: ${describe(err)}`, ok: false };
+    return { line: `error ${item.label}: ${describe(err, url)}`, ok: false };
   }
 }
 
@@ -91,14 +94,15 @@ export const eventsPublishCommand = {
       io.stderr.write(`herald: cannot read ${args[0]}: ${(err as Error).message}\n`);
       return 2;
     }
-    const client = new HeraldAdminClient(io.env.HERALD_URL || DEFAULT_URL, token);
+    const url = io.env.HERALD_URL || DEFAULT_URL;
+    const client = new HeraldAdminClient(url, token);
     const items = parseEvents(text);
     let failed = 0;
     // A sliding window: up to CONCURRENCY requests in flight, results printed in input order.
     const pending: Array<Promise<{ line: string; ok: boolean }>> = [];
     let next = 0;
     const fill = () => {
-      while (next < items.length && pending.length < CONCURRENCY) pending.push(publishOne(client, items[next++]!));
+      while (next < items.length && pending.length < CONCURRENCY) pending.push(publishOne(client, url, items[next++]!));
     };
     fill();
     while (pending.length > 0) {

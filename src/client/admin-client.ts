@@ -1,4 +1,5 @@
 import { readResponse } from './http.js';
+import type { EventHistoryItem, PublishEventInput } from './events.js';
 
 export interface Integrator {
   id: string;
@@ -24,6 +25,11 @@ export class HeraldAdminClient {
   }
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.exchange<T>(method, path, body)).body;
+  }
+
+  /** Like `request`, with the 2xx status (some answers differ only by it: 201 created vs 200 already there). */
+  async exchange<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await this.fetchFn(`${this.#base}${path}`, {
@@ -31,7 +37,7 @@ export class HeraldAdminClient {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return await readResponse<T>(res);
+    return { status: res.status, body: await readResponse<T>(res) };
   }
 
   createIntegrator(name: string): Promise<Integrator> {
@@ -48,5 +54,11 @@ export class HeraldAdminClient {
       'DELETE',
       `/internal/v1/integrators/${encodeURIComponent(integratorId)}/keys/${encodeURIComponent(keyId)}`,
     );
+  }
+
+  /** Publishes a lifecycle event; `created` is false when this exact event was stored before (idempotent). */
+  async publishEvent(event: PublishEventInput): Promise<{ created: boolean; event: EventHistoryItem }> {
+    const res = await this.exchange<EventHistoryItem>('POST', '/internal/v1/events', event);
+    return { created: res.status === 201, event: res.body };
   }
 }

@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
 import { compressedHexOf } from '../crypto/p256.js';
 import { requestSigningInput, signRequest } from '../crypto/request-signature.js';
 import { readResponse, withQuery, type QueryValue } from './http.js';
+import type { EventFilters, EventHistoryItem, EventPage } from './events.js';
 
 export interface HeraldClientOptions {
   /** e.g. `https://api.example.com` (a path prefix is kept). */
@@ -54,6 +55,21 @@ export class HeraldClient {
   /** The integrator and key this client signs as. */
   async credential(): Promise<{ integratorId: string; keyId: string; publicKey: string }> {
     return await this.request('GET', '/v1/credentials/current');
+  }
+
+  /** One page of GET /v1/query/events; pass the previous page's nextCursor (with the same filters) for the next. */
+  async listEventsPage(filters: EventFilters & { cursor?: string } = {}): Promise<EventPage> {
+    return await this.request('GET', '/v1/query/events', { query: { ...filters } });
+  }
+
+  /** Every event matching the filters, newest first, following nextCursor page by page. */
+  async *listEvents(filters: EventFilters = {}): AsyncGenerator<EventHistoryItem, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listEventsPage({ ...filters, cursor });
+      yield* page.events;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
   }
 
   /** A timestamp under which this exact request has not been signed yet. */

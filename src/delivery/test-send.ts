@@ -53,7 +53,7 @@ export async function sendTestDelivery(
 ): Promise<TestSendResult> {
   const { store, client, taskQueue } = deps;
   const event = newTestEvent(subscription, new Date());
-  await store.events.insert(event);
+  await store.events.insertOnce(event);
   const delivery = await store.deliveries.createOnce({
     integratorId: subscription.integratorId,
     subscriptionId: subscription._id,

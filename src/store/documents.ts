@@ -19,6 +19,8 @@ export interface EventDoc {
   transactionId: string | null;
   provider: Provider | null;
   providerEventId: string | null;
+  /** Any JSON value. Not stored as a field of its own (BSON cannot hold every JSON value): the events repository
+   * writes it inside `body` only and fills it in from there on read. */
   data: unknown;
   /** Database creation time, set by the server; the listing orders by (createdAt desc, _id desc). */
   createdAt: Date;

@@ -12,6 +12,10 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
   events: [
     // GET /v1/query/events: one index per filter shape (Equality → Sort → Range on createdAt).
     { key: { integratorId: 1, createdAt: -1, _id: -1 }, name: 'integrator_newest' },
+    { key: { integratorId: 1, accountId: 1, createdAt: -1, _id: -1 }, name: 'integrator_account_newest' },
+    { key: { integratorId: 1, userId: 1, createdAt: -1, _id: -1 }, name: 'integrator_user_newest' },
+    { key: { integratorId: 1, transactionId: 1, createdAt: -1, _id: -1 }, name: 'integrator_transaction_newest' },
+    { key: { integratorId: 1, eventType: 1, createdAt: -1, _id: -1 }, name: 'integrator_type_newest' },
     // The fan-out sweeper: events whose hand-off did not complete.
     { key: { fanoutAt: 1, createdAt: 1 }, name: 'fanout_pending' },
   ],

@@ -47,7 +47,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     const url = `https://${host}:${receiver.port}/hooks/herald?x=1`;
     const seeded = await seedSubscription(store, vault, { integratorId, url, ...subscription });
     const event = lifecycleEvent(integratorId);
-    await store.events.insert(event);
+    await store.events.insertOnce(event);
     const delivery = await store.deliveries.createOnce({
       integratorId,
       subscriptionId: seeded.subscription._id,

@@ -89,7 +89,7 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
     });
   async function publish(eventType: EventDoc['eventType'] = 'customer.created'): Promise<EventDoc> {
     const event = lifecycleEvent(alice.integratorId, eventType as 'customer.created');
-    await app.store.events.insert(event);
+    await app.store.events.insertOnce(event);
     await app.fanOut.handOff(event);
     return event;
   }
@@ -281,7 +281,7 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
   it('sweeps an event whose hand-off never ran: its deliveries are made once', async () => {
     const { subscription } = await subscribe('/swept', ['customer.rejected'] as never);
     const event = { ...lifecycleEvent(alice.integratorId, 'customer.rejected'), createdAt: new Date() };
-    await app.store.events.insert(event); // stored, then "the API died" before the hand-off
+    await app.store.events.insertOnce(event); // stored, then "the API died" before the hand-off
     const sweeper = createSweeper({ store: app.store, fanOut: app.fanOut, graceMs: 0 });
     assert.ok((await sweeper.sweepOnce(new Date(Date.now() + 1000))) >= 1);
     await eventually(() => (requestsTo('/swept').length === 1 ? true : undefined));

@@ -73,7 +73,7 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
       url: `https://hooks.example.com:${receiver.port}${path}`,
     });
     const event = lifecycleEvent(integratorId);
-    await store.events.insert(event);
+    await store.events.insertOnce(event);
     const delivery = await store.deliveries.createOnce({
       integratorId,
       subscriptionId: subscription._id,

@@ -28,7 +28,7 @@ describe('tenant isolation across every integrator route', () => {
       url: 'https://hooks.example.com/herald',
     });
     const event = lifecycleEvent(integrator.integratorId);
-    await app.store.events.insert(event);
+    await app.store.events.insertOnce(event);
     const delivery = await app.store.deliveries.createOnce({
       integratorId: integrator.integratorId,
       subscriptionId: subscription._id,

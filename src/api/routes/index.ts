@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { healthRoutes } from './health.js';
 import { adminIntegratorRoutes } from './admin-integrators.js';
 import { credentialRoutes } from './credentials.js';
+import { adminEventRoutes } from './admin-events.js';
+import { eventRoutes } from './events.js';
 import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
 
@@ -10,6 +12,8 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(adminIntegratorRoutes);
   await app.register(credentialRoutes);
+  await app.register(adminEventRoutes);
+  await app.register(eventRoutes);
   await app.register(subscriptionTestRoutes);
   await app.register(deliveryRoutes);
 }

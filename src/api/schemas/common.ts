@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 export const uuid = z.uuid();
 
+/** Fastify gives a repeated query parameter as an array; say so instead of "expected string, received array". */
+export const givenOnce = {
+  error: (issue: { input?: unknown }) => (Array.isArray(issue.input) ? 'must be given at most once' : undefined),
+};
+
 /** An ISO-8601 date-time with an offset or Z, e.g. 2026-01-31T12:00:00.000Z. */
 export const dateTime = z.iso.datetime({ offset: true });
 
@@ -12,7 +17,7 @@ export const dateTimeParam = dateTime.transform((s) => new Date(s));
  * `limit`: an integer 1–250 written in plain decimal digits (so "1.5", "1e2", "-1", "abc" and "" are 400), default 100.
  */
 export const limitParam = z
-  .string()
+  .string(givenOnce)
   .regex(/^[0-9]+$/, 'must be an integer from 1 to 250')
   .transform(Number)
   .pipe(z.number().int().min(1, 'must be an integer from 1 to 250').max(250, 'must be an integer from 1 to 250'))

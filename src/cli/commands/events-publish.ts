@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import { HeraldAdminClient } from '../../client/admin-client.js';
+import type { PublishEventInput } from '../../client/events.js';
+import { HeraldApiError } from '../../client/http.js';
+
+interface Io {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/** One input item: the parsed event, or why its line could not be read; `label` names it in the output. */
+type Item = { label: string; event: unknown } | { label: string; error: string };
+
+const DEFAULT_URL = 'http://127.0.0.1:3000';
+/** Events in flight at once; output stays in input order. */
+const CONCURRENCY = 8;
+const usage = 'herald events publish <file.json|file.ndjson|->   (one JSON object, a JSON array, or NDJSON; - = stdin)';
+
+async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<string> {
+  if (path !== '-') return await readFile(path, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const labelOf = (event: unknown, fallback: string): string =>
+  event !== null && typeof event === 'object' && typeof (event as { id?: unknown }).id === 'string'
+    ? (event as { id: string }).id
+    : fallback;
+
+/** A whole-text JSON object or array; otherwise NDJSON, one event per non-blank line. */
+export function parseEvents(text: string): Item[] {
+  try {
+    const whole: unknown = JSON.parse(text);
+    const list = Array.isArray(whole) ? whole : [whole];
+    return list.map((event, i) => ({ label: labelOf(event, `item ${i + 1}`), event }));
+  } catch {
+    // Not one JSON document: NDJSON.
+  }
+  return text.split('\n').flatMap((line, i): Item[] => {
+    if (line.trim() === '') return [];
+    try {
+      const event: unknown = JSON.parse(line);
+      return [{ label: labelOf(event, `line ${i + 1}`), event }];
+    } catch (err) {
+      return [{ label: `line ${i + 1}`, error: `not JSON: ${(err as Error).message}` }];
+    }
+  });
+}
+
+/** The API's status and error, or why the API could not be reached. */
+function describe(err: unknown, url: string): string {
+  if (err instanceof HeraldApiError) return err.message;
+  const cause = (err as { cause?: { code?: string; errors?: Array<{ code?: string }>; message?: string } }).cause;
+  const code = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message;
+  if (err instanceof TypeError && cause) return `cannot reach ${url}: ${code ?? 'network error'}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function publishOne(client: HeraldAdminClient, url: string, item: Item): Promise<{ line: string; ok: boolean }> {
+  if ('error' in item) return { line: `error ${item.label}: ${item.error}`, ok: false };
+  if (item.event === null || typeof item.event !== 'object' || Array.isArray(item.event)) {
+    return { line: `error ${item.label}: an event must be a JSON object`, ok: false };
+  }
+  try {
+    const { created, event } = await client.publishEvent(item.event as PublishEventInput);
+    return { line: `${created ? 'created' : 'exists'} ${event.id}`, ok: true };
+  } catch (err) {
+    return { line: `error ${item.label}: ${describe(err, url)}`, ok: false };
+  }
+}
+
+/** `herald events publish`: sends each event to POST /internal/v1/events; exit 1 if any failed, 2 on misuse. */
+export const eventsPublishCommand = {
+  name: 'events publish',
+  summary: 'Publish lifecycle events from a JSON file or stdin (object, array or NDJSON)',
+  usage,
+  run: async (args: string[], io: Io): Promise<number> => {
+    const token = io.env.HERALD_ADMIN_TOKEN;
+    if (args.length !== 1 || !args[0]) {
+      io.stderr.write(`usage: ${usage}\n`);
+      return 2;
+    }
+    if (!token) {
+      io.stderr.write('herald: HERALD_ADMIN_TOKEN is not set\n');
+      return 2;
+    }
+    let text: string;
+    try {
+      text = await readInput(args[0], io.stdin);
+    } catch (err) {
+      io.stderr.write(`herald: cannot read ${args[0]}: ${(err as Error).message}\n`);
+      return 2;
+    }
+    const url = io.env.HERALD_URL || DEFAULT_URL;
+    const client = new HeraldAdminClient(url, token);
+    const items = parseEvents(text);
+    let failed = 0;
+    // A sliding window: up to CONCURRENCY requests in flight, results printed in input order.
+    const pending: Array<Promise<{ line: string; ok: boolean }>> = [];
+    let next = 0;
+    const fill = () => {
+      while (next < items.length && pending.length < CONCURRENCY) pending.push(publishOne(client, url, items[next++]!));
+    };
+    fill();
+    while (pending.length > 0) {
+      const result = await pending.shift()!;
+      if (!result.ok) failed++;
+      io.stdout.write(`${result.line}\n`);
+      fill();
+    }
+    if (items.length === 0) io.stderr.write('herald: no events in the input\n');
+    return failed > 0 || items.length === 0 ? 1 : 0;
+  },
+};

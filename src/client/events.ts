@@ -1,0 +1,56 @@
+import type { HistoryEventType, LifecycleEventType, Provider } from '../domain/event-types.js';
+
+/** §2.1 event history item, as GET /v1/query/events and POST /internal/v1/events answer it. */
+export interface EventHistoryItem {
+  id: string;
+  eventType: HistoryEventType;
+  occurredAt: string;
+  livemode: boolean;
+  payloadVersion: number;
+  integratorId: string;
+  accountId: string | null;
+  userId: string | null;
+  entityId: string | null;
+  beneficiaryId: string | null;
+  transactionId: string | null;
+  provider: Provider | null;
+  providerEventId: string | null;
+  data: unknown;
+  createdAt: string;
+}
+
+/** §2.2 */
+export interface EventPage {
+  events: EventHistoryItem[];
+  nextCursor: string | null;
+}
+
+/** §4.1 filters; dates may be given as Date or ISO-8601 strings. createdAfter/createdBefore are exclusive. */
+export interface EventFilters {
+  accountId?: string;
+  userId?: string;
+  transactionId?: string;
+  eventType?: HistoryEventType;
+  createdAfter?: Date | string;
+  createdBefore?: Date | string;
+  /** Page size 1–250 (server default 100). */
+  limit?: number;
+}
+
+/** A lifecycle event to publish (§2.1 without createdAt); omitted routing ids and provider fields mean null. */
+export interface PublishEventInput {
+  id: string;
+  eventType: LifecycleEventType;
+  occurredAt: string | Date;
+  livemode: boolean;
+  payloadVersion: number;
+  integratorId: string;
+  accountId?: string | null;
+  userId?: string | null;
+  entityId?: string | null;
+  beneficiaryId?: string | null;
+  transactionId?: string | null;
+  provider?: Provider | null;
+  providerEventId?: string | null;
+  data?: unknown;
+}

@@ -1,0 +1,33 @@
+import type { EventDoc } from '../store/documents.js';
+import { serializeEventPayload, type EventPayloadFields } from './event-payload.js';
+
+/**
+ * The stored form of a new event: the §6.4 body serialised once, createdAt set by the server, hand-off pending.
+ * The body is also the canonical content that idempotent re-submission compares.
+ */
+export function newEventDoc(fields: EventPayloadFields, createdAt: Date = new Date()): EventDoc {
+  const { id, ...rest } = fields;
+  const data = fields.data ?? null;
+  return {
+    _id: id,
+    ...rest,
+    data,
+    createdAt,
+    body: serializeEventPayload({ ...fields, data }),
+    fanoutAt: null,
+  };
+}
+
+/**
+ * The §2.1 history item of a stored event as JSON text: the delivery body (the §2.1 fields in order, without
+ * createdAt) with createdAt appended. Listing and delivery therefore can never disagree on an event's content,
+ * and a page is built without re-serialising each event.
+ */
+export function historyItemJson(event: Pick<EventDoc, 'body' | 'createdAt'>): string {
+  return `${event.body.slice(0, -1)},"createdAt":"${event.createdAt.toISOString()}"}`;
+}
+
+/** §2.2 list response as JSON text. */
+export function eventPageJson(events: ReadonlyArray<Pick<EventDoc, 'body' | 'createdAt'>>, next: string | null) {
+  return `{"events":[${events.map(historyItemJson).join(',')}],"nextCursor":${JSON.stringify(next)}}`;
+}

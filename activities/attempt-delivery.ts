@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
@@ -12,7 +12,11 @@ export interface AttemptDeps {
   readonly keys: ReturnType<typeof createSigningKeyCache>;
   readonly http: WebhookHttpClient;
   readonly now?: () => Date;
+  /** Whether this call is a retry of the activity (Temporal's attempt > 1). */
+  readonly retried?: () => boolean;
 }
+
+const activityRetried = (): boolean => Context.current().info.attempt > 1;
 
 /** Why a delivery is not attempted; null when it should be. Explicit requests (manual, test) reach disabled ones. */
 function cancelReason(delivery: DeliveryDoc, subscription: SubscriptionDoc | null, input: AttemptInput) {
@@ -36,13 +40,14 @@ const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptR
  * activity whose attempt is already recorded returns it without sending again.
  */
 export function createAttemptDelivery(deps: AttemptDeps) {
-  const { store, keys, http, now = () => new Date() } = deps;
+  const { store, keys, http, now = () => new Date(), retried = activityRetried } = deps;
   const { deliveries } = store;
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
     const delivery = await deliveries.findById(input.deliveryId);
     if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'DeliveryNotFound');
-    const recorded = await deliveries.findAttempt(delivery._id, input.attemptNumber);
+    // Only a retried activity can find its attempt recorded already (attempt numbers are never reused).
+    const recorded = retried() ? await deliveries.findAttempt(delivery._id, input.attemptNumber) : null;
     if (recorded) return resultOf(recorded, delivery.status);
 
     const [event, subscription] = await Promise.all([
@@ -61,17 +66,20 @@ export function createAttemptDelivery(deps: AttemptDeps) {
         deliveryStatus: 'cancelled',
       };
     }
-    const keyDoc = await store.subscriptions.findKey(subscription.activeKeyId);
-    if (!keyDoc)
-      throw new Error(`signing key ${subscription.activeKeyId} of subscription ${subscription._id} is missing`);
+    const keyId = subscription.activeKeyId;
+    const signingKey = await keys.get(keyId, async () => {
+      const doc = await store.subscriptions.findKey(keyId);
+      if (!doc) throw new Error(`signing key ${keyId} of subscription ${subscription._id} is missing`);
+      return doc;
+    });
 
     const signedAt = now();
     const timestamp = Math.floor(signedAt.getTime() / 1000);
-    const signature = signWebhook(keys.open(keyDoc), delivery._id, timestamp, event.body);
+    const signature = signWebhook(signingKey, delivery._id, timestamp, event.body);
     const headers = buildWebhookHeaders({
       deliveryId: delivery._id,
       eventId: event._id,
-      keyId: keyDoc._id,
+      keyId,
       timestamp,
       signature,
     });
@@ -89,7 +97,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       responseSummary: post.responseSummary,
       signedAt,
       signedTimestamp: String(timestamp),
-      signingKeyId: keyDoc._id,
+      signingKeyId: keyId,
       actor: input.actor,
       address: post.address,
       createdAt: now(),

@@ -9,6 +9,8 @@ export interface ActivityDeps {
   readonly vault: KeyVault;
   readonly http: WebhookHttpClient;
   readonly now?: () => Date;
+  /** Tests calling activities outside a worker say whether a call is a retry (default: Temporal's attempt > 1). */
+  readonly retried?: () => boolean;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -23,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
       keys: createSigningKeyCache(deps.vault),
       http: deps.http,
       ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.retried ? { retried: deps.retried } : {}),
     }),
   };
 }

@@ -9,13 +9,14 @@ import type { SigningKeyDoc } from '../src/store/documents.js';
 export function createSigningKeyCache(vault: KeyVault, maxEntries = 10_000) {
   const cache = new Map<string, KeyObject>();
   return {
-    open(doc: SigningKeyDoc): KeyObject {
-      let key = cache.get(doc._id);
-      if (!key) {
-        key = vault.open(doc.sealed, doc.subscriptionId);
-        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
-        cache.set(doc._id, key);
-      }
+    /** The opened key `keyId`; `load` fetches its sealed record on a miss only. */
+    async get(keyId: string, load: () => Promise<SigningKeyDoc>): Promise<KeyObject> {
+      const cached = cache.get(keyId);
+      if (cached) return cached;
+      const doc = await load();
+      const key = vault.open(doc.sealed, doc.subscriptionId);
+      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
+      cache.set(keyId, key);
       return key;
     },
   };

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { portOpen, spawnManaged, waitForPort, type Managed } from './lib/processes.js';
-import { ensureTools, root, startMongoWire, startTemporalDev } from './lib/servers.js';
+import { ensureTools, MONGO_WIRE_POOL, root, startMongoWire, startTemporalDev } from './lib/servers.js';
 
 const data = join(root, '.data');
 
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
       procs.push(
         await startMongoWire({ port: 27017, dataDir: join(data, 'mongo'), log: join(data, 'mongo-wire.log') }),
       );
-      env.MONGODB_URL = 'mongodb://127.0.0.1:27017/';
+      env.MONGODB_URL = `mongodb://127.0.0.1:27017/?maxPoolSize=${MONGO_WIRE_POOL}`;
     }
     let temporalUi: string | undefined;
     if (!process.env.TEMPORAL_ADDRESS) {

@@ -39,6 +39,12 @@ export interface TemporalDevOptions {
   log?: string;
 }
 
+/**
+ * Connections per process to the MongoDB-wire server: SQLite has one writer, and more connections only lengthen
+ * the waits on its lock (shared/performance-notes.md; measured again for bench/delivery).
+ */
+export const MONGO_WIRE_POOL = 10;
+
 /** `temporal server start-dev`, tuned as measured in shared/performance-notes.md, with Herald's search attributes. */
 export async function startTemporalDev(opts: TemporalDevOptions): Promise<Managed> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'warn'];

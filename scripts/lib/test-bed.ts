@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { workflowsPath } from '../../src/temporal-worker.js';
 import { freePort, type Managed } from './processes.js';
-import { ensureTools, startMongoWire, startTemporalDev, tools } from './servers.js';
+import { ensureTools, MONGO_WIRE_POOL, startMongoWire, startTemporalDev, tools } from './servers.js';
 import { createTestCa } from './test-ca.js';
 
 export interface TestBed {
@@ -46,7 +46,7 @@ export async function startTestBed(prefix = 'herald-test-'): Promise<TestBed> {
     if (!process.env.MONGODB_URL) {
       const port = await freePort();
       servers.push(await startMongoWire({ port, dataDir: join(tmp, 'mongo'), log: join(tmp, 'mongo-wire.log') }));
-      env.MONGODB_URL = `mongodb://127.0.0.1:${port}/`;
+      env.MONGODB_URL = `mongodb://127.0.0.1:${port}/?maxPoolSize=${MONGO_WIRE_POOL}`;
     }
     if (!process.env.TEMPORAL_ADDRESS) {
       const port = await freePort();

@@ -9,10 +9,12 @@ export interface Mongo {
 
 /** The driver connects lazily, so the API can start (and report not-ready) while MongoDB is down. */
 export function createMongo(config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>): Mongo {
+  // A maxPoolSize in the URL wins: the local MongoDB-wire server (one SQLite writer) runs best with few connections.
+  const pool = /[?&]maxPoolSize=/i.test(config.MONGODB_URL) ? {} : { maxPoolSize: 50 };
   const client = new MongoClient(config.MONGODB_URL, {
     serverSelectionTimeoutMS: 5_000,
     connectTimeoutMS: 5_000,
-    maxPoolSize: 50,
+    ...pool,
     appName: 'herald',
   });
   return { client, db: client.db(config.MONGODB_DB) };

@@ -29,9 +29,11 @@ func main() {
 	}
 
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/",
+		Listener: ferretdb.ListenerConfig{TCP: *listen},
+		Handler:  "sqlite",
+		// BEGIN IMMEDIATE: an update (read, then write) waits on the busy handler instead of failing at once with
+		// SQLITE_BUSY when another writer holds the lock; synchronous=normal is the WAL setting SQLite recommends.
+		SQLiteURL: "file:" + dir + "/?_txlock=immediate&_pragma=synchronous(normal)",
 	})
 	if err != nil {
 		log.Fatal(err)

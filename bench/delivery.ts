@@ -1,0 +1,118 @@
+// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S]`
+// End-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow with one no-op activity,
+// on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum.
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { buildApp } from '../src/app.js';
+import { HeraldAdminClient } from '../src/client/admin-client.js';
+import type { PublishEventInput } from '../src/client/events.js';
+import { loadConfig } from '../src/config.js';
+import { createWorkerRuntime } from '../src/worker-runtime.js';
+import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
+import { startHttpsReceiver } from '../test/helpers/receiver.js';
+import { numberFlags, pool, quantile, round } from './lib/stats.js';
+
+const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10 });
+Runtime.install({ logger: new DefaultLogger('WARN') });
+const token = randomBytes(24).toString('hex');
+const config = loadConfig({
+  ...process.env,
+  MONGODB_DB: `bench_${randomBytes(4).toString('hex')}`,
+  TEMPORAL_TASK_QUEUE: `bench-${randomBytes(4).toString('hex')}`,
+  HERALD_ADMIN_TOKEN: token,
+  HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
+  HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1',
+  HERALD_ALLOW_CIDRS: '127.0.0.1/32',
+  LOG_LEVEL: 'warn',
+});
+
+const arrivals = new Map<string, (at: number) => void>();
+const receiver = await startHttpsReceiver((request) => {
+  arrivals.get(String(request.headers['x-service-webhook-event-id']))?.(performance.now());
+  return { status: 204 };
+});
+const app = await buildApp({ config, logger: false });
+const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+const runtime = await createWorkerRuntime(config);
+const running = runtime.run();
+const admin = new HeraldAdminClient(baseUrl, token);
+const integrator = await admin.createIntegrator('bench');
+await seedSubscription(app.store, app.vault, {
+  integratorId: integrator.id,
+  url: `https://hooks.example.com:${receiver.port}/bench`,
+});
+
+const ingestMs: number[] = [];
+
+/** Ingests one event through the API and resolves with ingest → receiver milliseconds. */
+async function deliverOne(): Promise<number> {
+  const event = lifecycleEvent(integrator.id);
+  const arrived = new Promise<number>((resolve) => arrivals.set(event._id, resolve));
+  const started = performance.now();
+  await admin.publishEvent(JSON.parse(event.body) as PublishEventInput);
+  ingestMs.push(performance.now() - started);
+  const at = await arrived;
+  arrivals.delete(event._id);
+  return at - started;
+}
+
+async function bareOne(i: number, run: string): Promise<void> {
+  await app.temporal.client.workflow.execute('bareWorkflow', {
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    workflowId: `bare-${run}-${i}`,
+    args: ['x'],
+  });
+}
+
+/** Items per second for `count` items, `inFlight` at a time. */
+async function throughput(count: number, task: (i: number) => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await pool(count, flags.inFlight, async (i) => void (await task(i)));
+  return count / ((performance.now() - started) / 1000);
+}
+
+try {
+  await throughput(20, (i) => bareOne(i, 'warm')); // warm both paths (bundle load, pools, key cache)
+  await throughput(20, deliverOne);
+  const bareWorkflowsPerSec = await throughput(flags.deliveries, (i) => bareOne(i, 'run'));
+  const deliveriesPerSec = await throughput(flags.deliveries, deliverOne);
+  console.log(`bare workflow + no-op activity: ${round(bareWorkflowsPerSec)} /s`);
+  console.log(`deliveries (ingest → 2xx):      ${round(deliveriesPerSec)} /s`);
+
+  // Open loop at half the measured maximum: latency without queueing behind our own load.
+  const rate = deliveriesPerSec / 2;
+  const latencies: Promise<number>[] = [];
+  const total = Math.max(20, Math.round(rate * flags.latencySeconds));
+  const t0 = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / rate;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    latencies.push(deliverOne());
+  }
+  const measured = await Promise.all(latencies);
+  const ingest = ingestMs.slice(-measured.length);
+  console.log(
+    `  of which the ingest request: p50 ${round(quantile(ingest, 0.5))} ms, p99 ${round(quantile(ingest, 0.99))} ms`,
+  );
+  const figures = {
+    deliveriesPerSec: round(deliveriesPerSec),
+    bareWorkflowsPerSec: round(bareWorkflowsPerSec),
+    ratio: round(deliveriesPerSec / bareWorkflowsPerSec, 2),
+    latencyRatePerSec: round(rate),
+    latencySamples: measured.length,
+    p50Ms: round(quantile(measured, 0.5)),
+    p99Ms: round(quantile(measured, 0.99)),
+  };
+  console.log(`ratio ${figures.ratio} (goal ≥ 0.8)`);
+  console.log(
+    `latency at ${figures.latencyRatePerSec}/s: p50 ${figures.p50Ms} ms (goal ≤ 50), p99 ${figures.p99Ms} ms (goal ≤ 250)`,
+  );
+  console.log(JSON.stringify(figures));
+} finally {
+  runtime.shutdown();
+  await running;
+  await receiver.close();
+  await app.mongo.db.dropDatabase();
+  await app.close();
+}

@@ -15,6 +15,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The operator CLI over the built code: `docker compose exec api node bin/herald.mjs integrators create Acme`.
+COPY bin ./bin
 USER node
 EXPOSE 3000
 CMD ["node", "dist/src/server.js"]

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { requestSigningInput, verifyRequestSignature } from '../crypto/request-signature.js';
+import { requestSigningInput, verifyRequestSignatureAsync } from '../crypto/request-signature.js';
 import type { KeyCache } from './key-cache.js';
 import type { ReplayCache } from './replay-cache.js';
 
@@ -48,7 +48,7 @@ export function createAuthenticator(deps: { keys: KeyCache; replay: ReplayCache;
     if (!key) return fail('unknown or revoked key');
 
     const message = requestSigningInput(timestamp, req.method, req.target, req.body);
-    if (!verifyRequestSignature(key.keyObject, message, Buffer.from(signature.slice(2), 'hex')))
+    if (!(await verifyRequestSignatureAsync(key.keyObject, message, Buffer.from(signature.slice(2), 'hex'))))
       return fail('bad signature');
     // Keyed on the message, not the signature: ECDSA signatures are malleable ((r, s) and (r, n−s) both verify).
     const digest = createHash('sha256').update(publicKey).update('\0').update(message).digest('base64');

@@ -12,6 +12,14 @@ export interface HeraldClientOptions {
   fetch?: typeof fetch;
 }
 
+/** The integrator and key a request was signed as (GET /v1/credentials/current). */
+export interface Credential {
+  integratorId: string;
+  keyId: string;
+  /** `0x` + compressed SEC1 hex: the X-Pubkey value. */
+  publicKey: string;
+}
+
 export interface RequestOptions {
   query?: Record<string, QueryValue>;
   body?: unknown;
@@ -53,7 +61,7 @@ export class HeraldClient {
   }
 
   /** The integrator and key this client signs as. */
-  async credential(): Promise<{ integratorId: string; keyId: string; publicKey: string }> {
+  async credential(): Promise<Credential> {
     return await this.request('GET', '/v1/credentials/current');
   }
 

@@ -165,6 +165,38 @@ describe('integrator authentication (real app)', () => {
     assert.equal(ok.status, 400, 'a signed malformed body is a 400');
   });
 
+  it('answers 413 and 415 before authentication: the body is refused before it is read or verified', async () => {
+    const big = await app.inject({
+      method: 'POST',
+      url: '/v1/echo/x',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }),
+    });
+    assert.deepEqual([big.statusCode, big.json<{ error: string }>().error], [413, 'payload_too_large']);
+    const text = await app.inject({
+      method: 'POST',
+      url: '/v1/echo/x',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
+    assert.deepEqual([text.statusCode, text.json<{ error: string }>().error], [415, 'unsupported_media_type']);
+    // Signed over an empty body with a text body attached: refused, never authenticated with an unsigned body.
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const target = `/v1/echo/abc123?n=${++counter}`;
+    const unsignedBody = await app.inject({
+      method: 'POST',
+      url: target,
+      headers: {
+        'x-pubkey': acme.pubkey,
+        'x-timestamp': timestamp,
+        'x-signature': signRequest(acme.privateKey, requestSigningInput(timestamp, 'POST', target)),
+        'content-type': 'text/plain',
+      },
+      payload: 'not covered by the signature',
+    });
+    assert.equal(unsignedBody.statusCode, 415);
+  });
+
   it('stops accepting a revoked key at once in this process', async () => {
     const temp = await registerIntegrator(app, baseUrl, 'temp');
     assert.equal((await temp.client.credential()).integratorId, temp.integratorId);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { integratorOf } from '../request-context.js';
+import { credentialOf } from '../request-context.js';
 import { errorResponses } from '../errors.js';
 import { credential } from '../schemas/integrators.js';
 import { integratorSecurity } from '../plugins/app/integrator-auth.js';
@@ -17,8 +17,7 @@ export const credentialRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      integratorId: integratorOf(request),
-      keyId: request.keyId ?? '',
+      ...credentialOf(request),
       publicKey: `0x${String(request.headers['x-pubkey']).slice(2).toLowerCase()}`,
     }),
   );

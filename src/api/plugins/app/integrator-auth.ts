@@ -10,10 +10,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     authKeys: KeyCache;
   }
-  interface FastifyRequest {
-    /** The integrator key that signed the request. */
-    keyId?: string;
-  }
 }
 
 /** OpenAPI security requirement of every integrator route: the three headers together. */

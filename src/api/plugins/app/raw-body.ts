@@ -11,12 +11,14 @@ declare module 'fastify' {
 
 /**
  * JSON bodies are read as bytes, kept on `request.rawBody` (request signatures cover the exact bytes, never a
- * re-serialisation), then parsed with Fastify's own prototype-poisoning-safe parser.
+ * re-serialisation), then parsed with Fastify's own prototype-poisoning-safe parser. JSON is the only body type:
+ * Fastify's default text/plain parser is removed, since a body it parsed would reach a route without being covered
+ * by the signature; any other content type is refused with 415 before authentication.
  */
 export const rawBodyPlugin = fp(
   async (app: FastifyInstance) => {
     const parseJson = app.getDefaultJsonParser('error', 'error');
-    app.removeContentTypeParser('application/json');
+    app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
       const bytes = body as Buffer;
       request.rawBody = bytes;

@@ -1,0 +1,155 @@
+// `npm run bench -- auth`: (a) verify/s of the server's hot path (node:crypto verify with a cached KeyObject, and the
+// whole authenticator) beside `openssl speed ecdsap256`; (b) requests/s on GET /v1/credentials/current, signed,
+// beside the same handler without auth, loaded from a second process over loopback. Ends with one JSON line.
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { cpus } from 'node:os';
+import { promisify } from 'node:util';
+import { createAuthenticator, TIMESTAMP_TOLERANCE_SEC } from '../src/auth/authenticator.js';
+import { createKeyCache } from '../src/auth/key-cache.js';
+import { createReplayCache } from '../src/auth/replay-cache.js';
+import { compressedHexOf } from '../src/crypto/p256.js';
+import { requestSigningInput, signRequest, verifyRequestSignature } from '../src/crypto/request-signature.js';
+import { measureHttp } from './lib/auth-http.js';
+
+const run = promisify(execFile);
+const VERIFY_MS = 3_000;
+const GOAL_VERIFY = 0.75;
+const GOAL_HTTP = 0.65;
+
+/** A realistic request body: a subscription create. */
+const BODY = Buffer.from(
+  JSON.stringify({
+    url: 'https://hooks.example.com/herald/webhooks',
+    eventTypes: ['customer.created', 'customer.active', 'transaction.completed', 'transaction.reverted'],
+  }),
+);
+const message = (i: number, timestamp: string): Buffer =>
+  requestSigningInput(timestamp, 'POST', `/v1/webhooks/subscriptions?n=${i}`, BODY);
+
+const signatureBytes = (key: KeyObject, msg: Buffer): Buffer => Buffer.from(signRequest(key, msg).slice(2), 'hex');
+
+/** Calls `fn` in batches of 100 for `ms` (after a short warm-up) and returns calls per second. */
+function opsPerSec(fn: (i: number) => void, ms: number): number {
+  let i = 0;
+  for (const end = performance.now() + 300; performance.now() < end;) for (let j = 0; j < 100; j++) fn(i++);
+  const started = performance.now();
+  let n = 0;
+  while (performance.now() - started < ms) for (let j = 0; j < 100; j++) fn(n++);
+  return n / ((performance.now() - started) / 1000);
+}
+
+/** verifyRequestSignature alone: the OpenSSL call of the hot path, the KeyObject parsed once. */
+function measureVerify(key: { privateKey: KeyObject; publicKey: KeyObject }): { perSec: number; bytes: number } {
+  const msgs = Array.from({ length: 1000 }, (_, i) => message(i, '1700000000'));
+  const sigs = msgs.map((m) => signatureBytes(key.privateKey, m));
+  const perSec = opsPerSec((i) => {
+    if (!verifyRequestSignature(key.publicKey, msgs[i % 1000]!, sigs[i % 1000]!)) throw new Error('verify failed');
+  }, VERIFY_MS);
+  return { perSec, bytes: msgs[0]!.length };
+}
+
+/**
+ * The whole authenticator as the plugin calls it, 64 requests in flight as under load: shapes, window, key cache hit,
+ * verify (on the thread pool), replay cache.
+ */
+async function measureAuthenticate(key: { privateKey: KeyObject }): Promise<number> {
+  const publicKey = compressedHexOf(key.privateKey);
+  const doc = { _id: 'k', integratorId: 'i', publicKey, createdAt: new Date(), revokedAt: null };
+  const keys = createKeyCache({ findActiveKey: async () => doc });
+  const replay = createReplayCache({ windowMs: 2 * TIMESTAMP_TOLERANCE_SEC * 1000 + 1000 });
+  const authenticate = createAuthenticator({ keys, replay });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const requests = Array.from({ length: 30_000 }, (_, i) => {
+    const target = `/v1/webhooks/subscriptions?n=${i}`;
+    const signature = signRequest(key.privateKey, requestSigningInput(timestamp, 'POST', target, BODY));
+    return { pubkey: `0x${publicKey}`, timestamp, signature, method: 'POST', target, body: BODY };
+  });
+  await authenticate(requests[0]!); // warms the key cache
+  let next = 1;
+  const loop = async (): Promise<void> => {
+    for (let i = next++; i < requests.length; i = next++)
+      if (!(await authenticate(requests[i]!)).ok) throw new Error(`authenticate failed at ${i}`);
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: 64 }, loop));
+  return (requests.length - 1) / ((performance.now() - started) / 1000);
+}
+
+/** `openssl speed -seconds 3 ecdsap256`: its verify/s column. */
+async function opensslVerify(): Promise<{ perSec: number; version: string }> {
+  const { stdout } = await run('openssl', ['speed', '-seconds', '3', 'ecdsap256'], { timeout: 60_000 });
+  const m = /nistp256\)\s+[\d.]+s\s+[\d.]+s\s+[\d.]+\s+([\d.]+)/.exec(stdout);
+  if (!m) throw new Error(`cannot parse openssl speed output:\n${stdout}`);
+  const version = /^\S+ \S+/.exec((await run('openssl', ['version'])).stdout)?.[0] ?? 'openssl';
+  return { perSec: Number(m[1]), version };
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const mark = (ok: boolean): string => (ok ? 'goal met' : 'GOAL MISSED');
+
+async function main(): Promise<void> {
+  console.log(`auth bench: node ${process.version} (OpenSSL ${process.versions.openssl}), ${cpus().length} CPUs`);
+  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const verify = measureVerify(key);
+  const authenticate = await measureAuthenticate(key);
+  const openssl = await opensslVerify();
+  const verifyRatio = verify.perSec / openssl.perSec;
+  console.log(`(a) ECDSA P-256 verify, one thread`);
+  console.log(
+    `    hot path (node:crypto verify, cached KeyObject, ${verify.bytes}-byte message): ${fmt(verify.perSec)}/s`,
+  );
+  console.log(`    whole authenticator, 64 in flight (verify on the libuv pool):        ${fmt(authenticate)}/s`);
+  console.log(`    openssl speed -seconds 3 ecdsap256 (${openssl.version}):        ${fmt(openssl.perSec)}/s`);
+  console.log(
+    `    ratio hot path / openssl ${verifyRatio.toFixed(2)} (goal ≥ ${GOAL_VERIFY}: ${mark(verifyRatio >= GOAL_VERIFY)})`,
+  );
+
+  const http = await measureHttp({ token: randomBytes(24).toString('hex') });
+  const httpRatio = http.auth.rps / http.unauth.rps;
+  console.log(
+    `(b) HTTP, ${http.connections} keep-alive connections from a second process, loopback, median of ${http.rounds} rounds of ${fmt(http.perRound)}`,
+  );
+  for (const [label, m] of [
+    ['no auth', http.unauth],
+    ['signed ', http.auth],
+  ] as const)
+    console.log(
+      `    ${label} GET ${m.path}: ${fmt(m.rps)} req/s (${Math.round(m.cpuUsPerRequest)} µs server CPU/request; server busy ${Math.round(m.serverCpu * 100)} %, load generator ${Math.round(m.clientCpu * 100)} %)`,
+    );
+  console.log(
+    `    ratio signed / no auth ${httpRatio.toFixed(2)} (goal ≥ ${GOAL_HTTP}, auth costs ≤ 35 %: ${mark(httpRatio >= GOAL_HTTP)})`,
+  );
+
+  const cpuRatio = http.unauth.cpuUsPerRequest / http.auth.cpuUsPerRequest;
+  console.log(
+    `    server CPU per request, no auth / signed ${cpuRatio.toFixed(2)} (what the ratio tends to on one dedicated core)`,
+  );
+  const r = (n: number, d = 0) => Number(n.toFixed(d));
+  console.log(
+    JSON.stringify({
+      bench: 'auth',
+      verifyPerSec: r(verify.perSec),
+      authenticatePerSec: r(authenticate),
+      opensslVerifyPerSec: r(openssl.perSec),
+      verifyRatio: r(verifyRatio, 3),
+      authRps: r(http.auth.rps),
+      unauthRps: r(http.unauth.rps),
+      httpRatio: r(httpRatio, 3),
+      authCpuUsPerRequest: r(http.auth.cpuUsPerRequest, 1),
+      unauthCpuUsPerRequest: r(http.unauth.cpuUsPerRequest, 1),
+      cpuRatio: r(cpuRatio, 3),
+      connections: http.connections,
+      requestsPerRound: http.perRound,
+      rounds: http.rounds,
+    }),
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

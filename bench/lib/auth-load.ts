@@ -1,0 +1,87 @@
+// The load generator of bench/auth.ts, forked as a second process so the server's core is its own. Driven over IPC:
+// `prepare` signs a batch (a fresh timestamp and a unique query per request, so neither the ±60 s window nor the
+// replay cache can reject one), `run` sends it, untimed signing excluded, on a fixed number of keep-alive connections.
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { Pool } from 'undici';
+import { requestSigningInput, signRequest } from '../../src/crypto/request-signature.js';
+
+export type LoadCommand =
+  | { type: 'init'; baseUrl: string; privateKeyPem: string; pubkey: string; connections: number }
+  | { type: 'prepare'; count: number; signedPath: string }
+  | { type: 'run'; path: string; maxMs: number };
+
+/** Tags this protocol's replies: tsx's loader uses the same IPC channel for its own messages. */
+export const LOAD_CHANNEL = 'herald-auth-load';
+
+export type LoadReply = { channel: typeof LOAD_CHANNEL } & ({ type: 'ready' } | LoadResult);
+
+export interface LoadResult {
+  type: 'result';
+  sent: number;
+  ms: number;
+  /** status → count; anything but 200 means the figure is not a throughput of successful requests. */
+  statuses: Record<string, number>;
+  clientCpuMs: number;
+}
+
+interface Prepared {
+  query: string;
+  headers: Record<string, string>;
+}
+
+let pool: Pool | undefined;
+let key: KeyObject | undefined;
+let pubkey = '';
+let connections = 1;
+let batch: Prepared[] = [];
+let seq = 0;
+
+function prepare(count: number, signedPath: string): void {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  batch = Array.from({ length: count }, () => {
+    const query = `?n=${++seq}`;
+    const signature = signRequest(key!, requestSigningInput(timestamp, 'GET', `${signedPath}${query}`));
+    return { query, headers: { 'x-pubkey': pubkey, 'x-timestamp': timestamp, 'x-signature': signature } };
+  });
+}
+
+/** Sends the prepared batch to `path` (+ each request's query) from `connections` concurrent loops. */
+async function run(path: string, maxMs: number): Promise<LoadResult> {
+  const statuses: Record<string, number> = {};
+  const deadline = Date.now() + maxMs;
+  let next = 0;
+  const loop = async (): Promise<void> => {
+    for (let i = next++; i < batch.length && Date.now() < deadline; i = next++) {
+      const r = batch[i]!;
+      const res = await pool!.request({ method: 'GET', path: `${path}${r.query}`, headers: r.headers });
+      await res.body.dump();
+      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+    }
+  };
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(Array.from({ length: connections }, loop));
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const sent = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return { type: 'result', sent, ms, statuses, clientCpuMs: (used.user + used.system) / 1000 };
+}
+
+process.on('message', (cmd: LoadCommand) => {
+  const reply = (msg: object) => process.send!({ channel: LOAD_CHANNEL, ...msg });
+  void (async () => {
+    switch (cmd.type) {
+      case 'init':
+        key = createPrivateKey(cmd.privateKeyPem);
+        pubkey = cmd.pubkey;
+        connections = cmd.connections;
+        pool = new Pool(cmd.baseUrl, { connections: cmd.connections, pipelining: 1 });
+        return reply({ type: 'ready' });
+      case 'prepare':
+        prepare(cmd.count, cmd.signedPath);
+        return reply({ type: 'ready' });
+      case 'run':
+        return reply(await run(cmd.path, cmd.maxMs));
+    }
+  })().catch((err: unknown) => reply({ type: 'error', message: String(err) }));
+});

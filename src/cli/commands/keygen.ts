@@ -1,0 +1,30 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { compressedHexOf } from '../../crypto/p256.js';
+import { parseCommandArgs, printJson } from '../support.js';
+import type { CliCommand } from '../types.js';
+
+/**
+ * A fresh P-256 pair for an integrator. The private key goes to stdout once and nowhere else: nothing is written to
+ * disk and nothing is sent to the server, so only the public key ever needs registering.
+ */
+export const keygenCommand: CliCommand = {
+  name: 'keygen',
+  summary: 'Generate a P-256 key pair (private key PEM to stdout only, X-Pubkey value beside it)',
+  usage: [
+    'herald keygen [--pem]',
+    '',
+    '  prints { "publicKey": "0x…", "privateKey": "-----BEGIN PRIVATE KEY-----…" } (PKCS#8 PEM)',
+    '  --pem   print a PEM file instead: a "X-Pubkey: 0x…" line, then the PKCS#8 private key',
+    '          (node:crypto and openssl read it as is: `(umask 077; herald keygen --pem > key.pem)`)',
+  ].join('\n'),
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, { pem: { type: 'boolean' } }, 0);
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    const publicKey = `0x${compressedHexOf(privateKey)}`;
+    // PEM readers skip text before the BEGIN line (RFC 7468 §2), so the public key can travel in the same file.
+    if (values.pem) io.stdout.write(`X-Pubkey: ${publicKey}\n${pem}`);
+    else printJson(io, { publicKey, privateKey: pem });
+    return 0;
+  },
+};

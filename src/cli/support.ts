@@ -1,0 +1,64 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { HeraldAdminClient } from '../client/admin-client.js';
+import type { CliIo } from './types.js';
+
+export const DEFAULT_HERALD_URL = 'http://127.0.0.1:3000';
+
+/** A mistake in the command line: the dispatcher prints the message and the command's usage, exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** A failure that is not the API's answer (missing token, unreadable file): printed as is, exit 1. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** `node:util` parseArgs, strict, with `count` (or min to max) positionals; its TypeErrors become UsageErrors. */
+export function parseCommandArgs(
+  args: string[],
+  options: Options,
+  count: number | [number, number],
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const [min, max] = typeof count === 'number' ? [count, count] : count;
+  const got = parsed.positionals.length;
+  if (got < min || got > max) {
+    const expected = min === max ? String(min) : `${min} to ${max}`;
+    throw new UsageError(`expected ${expected} argument${max === 1 ? '' : 's'}, got ${got}`);
+  }
+  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+}
+
+export const heraldUrl = (env: CliIo['env']): string => env.HERALD_URL?.trim() || DEFAULT_HERALD_URL;
+
+/** The admin client over HERALD_URL with HERALD_ADMIN_TOKEN (required). */
+export function adminClient(env: CliIo['env']): HeraldAdminClient {
+  const token = env.HERALD_ADMIN_TOKEN?.trim();
+  if (!token) throw new CliError('HERALD_ADMIN_TOKEN is not set (the bearer token of the internal admin API)');
+  return new HeraldAdminClient(heraldUrl(env), token);
+}
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Reads a whole stream (stdin for `--pem -`), bounded: a PEM key is well under 64 KiB. */
+export async function readAll(stream: NodeJS.ReadableStream, limit = 64 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > limit) throw new CliError(`input is larger than ${limit} bytes`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

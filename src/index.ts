@@ -1,0 +1,23 @@
+// The package's public surface (`import { HeraldClient } from 'herald'`): the signing client integrators call the
+// API with, the operators' admin client, and the receiver helper (also alone as `herald/receiver`).
+export {
+  HeraldClient,
+  type Credential,
+  type HeraldClientOptions,
+  type RequestOptions,
+} from './client/herald-client.js';
+export { HeraldAdminClient, type Integrator, type IntegratorKey } from './client/admin-client.js';
+export { HeraldApiError, type QueryValue } from './client/http.js';
+export { requestSigningInput, signRequest } from './crypto/request-signature.js';
+export {
+  historyEventTypes,
+  lifecycleEventTypes,
+  providers,
+  subscribableEventTypes,
+  TEST_EVENT_TYPE,
+  type HistoryEventType,
+  type LifecycleEventType,
+  type Provider,
+  type SubscribableEventType,
+} from './domain/event-types.js';
+export * from './receiver/index.js';

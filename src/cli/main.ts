@@ -1,5 +1,6 @@
 import { HeraldApiError } from '../client/http.js';
 import { integratorsCreateCommand, integratorsGetCommand } from './commands/integrators.js';
+import { eventsPublishCommand } from './commands/events-publish.js';
 import { keygenCommand } from './commands/keygen.js';
 import { keysAddCommand, keysRevokeCommand } from './commands/keys.js';
 import { DEFAULT_HERALD_URL, heraldUrl, UsageError } from './support.js';
@@ -12,6 +13,7 @@ export const commands: readonly CliCommand[] = [
   integratorsGetCommand,
   keysAddCommand,
   keysRevokeCommand,
+  eventsPublishCommand,
 ];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);

@@ -1,19 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { HeraldAdminClient } from '../../client/admin-client.js';
+import type { HeraldAdminClient } from '../../client/admin-client.js';
+import { adminClient, heraldUrl } from '../support.js';
+import type { CliCommand, CliIo } from '../types.js';
 import type { PublishEventInput } from '../../client/events.js';
 import { HeraldApiError } from '../../client/http.js';
-
-interface Io {
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-}
 
 /** One input item: the parsed event, or why its line could not be read; `label` names it in the output. */
 type Item = { label: string; event: unknown } | { label: string; error: string };
 
-const DEFAULT_URL = 'http://127.0.0.1:3000';
 /** Events in flight at once; output stays in input order. */
 const CONCURRENCY = 8;
 const usage = 'herald events publish <file.json|file.ndjson|->   (one JSON object, a JSON array, or NDJSON; - = stdin)';
@@ -73,12 +67,12 @@ async function publishOne(client: HeraldAdminClient, url: string, item: Item): P
 }
 
 /** `herald events publish`: sends each event to POST /internal/v1/events; exit 1 if any failed, 2 on misuse. */
-export const eventsPublishCommand = {
+export const eventsPublishCommand: CliCommand = {
   name: 'events publish',
   summary: 'Publish lifecycle events from a JSON file or stdin (object, array or NDJSON)',
   usage,
-  run: async (args: string[], io: Io): Promise<number> => {
-    const token = io.env.HERALD_ADMIN_TOKEN;
+  run: async (args: string[], io: CliIo): Promise<number> => {
+    const token = io.env.HERALD_ADMIN_TOKEN?.trim();
     if (args.length !== 1 || !args[0]) {
       io.stderr.write(`usage: ${usage}\n`);
       return 2;
@@ -94,8 +88,8 @@ export const eventsPublishCommand = {
       io.stderr.write(`herald: cannot read ${args[0]}: ${(err as Error).message}\n`);
       return 2;
     }
-    const url = io.env.HERALD_URL || DEFAULT_URL;
-    const client = new HeraldAdminClient(url, token);
+    const url = heraldUrl(io.env);
+    const client = adminClient(io.env);
     const items = parseEvents(text);
     let failed = 0;
     // A sliding window: up to CONCURRENCY requests in flight, results printed in input order.

@@ -43,7 +43,7 @@ export interface TemporalDevOptions {
  * Connections per process to the MongoDB-wire server: SQLite has one writer, and more connections only lengthen
  * the waits on its lock (shared/performance-notes.md; measured again for bench/delivery).
  */
-export const MONGO_WIRE_POOL = 10;
+export const MONGO_WIRE_POOL = 2;
 
 /** `temporal server start-dev`, tuned as measured in shared/performance-notes.md, with Herald's search attributes. */
 export async function startTemporalDev(opts: TemporalDevOptions): Promise<Managed> {

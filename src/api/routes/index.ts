@@ -4,6 +4,7 @@ import { adminIntegratorRoutes } from './admin-integrators.js';
 import { credentialRoutes } from './credentials.js';
 import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
+import { subscriptionRoutes } from './subscriptions.js';
 
 /** Every route plugin, registered after the external and app plugins. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -12,4 +13,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(credentialRoutes);
   await app.register(subscriptionTestRoutes);
   await app.register(deliveryRoutes);
+  await app.register(subscriptionRoutes);
 }

@@ -16,9 +16,12 @@ export async function acceptedCallbackUrl(policy: CallbackUrlPolicy, raw: string
   return verdict.url.href;
 }
 
-/** Omitted or empty means every subscribable type (§6.2), stored as 'all' so that the meaning is explicit. */
+/**
+ * Omitted or empty means every subscribable type (§6.2), stored as 'all' so that the meaning is explicit. Duplicates
+ * are dropped, the first occurrence keeping its place.
+ */
 export const storedEventTypes = (types: readonly SubscribableEventType[] | undefined): SubscriptionDoc['eventTypes'] =>
-  types === undefined || types.length === 0 ? 'all' : [...types];
+  types === undefined || types.length === 0 ? 'all' : [...new Set(types)];
 
 /** A new P-256 key pair for a subscription; the private key leaves this function only sealed (AAD = its id). */
 export function newSigningKey(vault: KeyVault, subscriptionId: string): NewSigningKey {

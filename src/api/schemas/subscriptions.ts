@@ -18,11 +18,10 @@ const subscribableType = z.enum(subscribableEventTypes, {
   error: (issue) => `${JSON.stringify(issue.input)} is not a subscribable event type`,
 });
 
-/** Omitted or empty means every subscribable type (§6.2); duplicates are dropped, first occurrence kept. */
+/** Omitted or empty means every subscribable type (§6.2); the route drops duplicates (storedEventTypes). */
 const eventTypesInput = z
   .array(subscribableType)
   .max(100)
-  .transform((types) => [...new Set(types)])
   .describe('event types to deliver; omitted or [] = all subscribable types; duplicates are removed');
 
 const description = z

@@ -90,25 +90,42 @@ describe('webhook subscriptions API: delete, rotate, not found, tenants', () => 
     assert.equal((await app.store.subscriptions.findById(created.id))?.activeKeyId, second.keyId);
   });
 
-  it('serialises concurrent rotations and shows one active key whatever step a rotation stopped at', async () => {
+  it('a rotation that lost a race replaces the key that won it, not the one it first saw', async () => {
+    const created = await alice.client.createSubscription({ url: HOOK_URL });
+    const repo = app.store.subscriptions;
+    const stale = (await repo.findById(created.id))!;
+    const first = await repo.rotateKey(stale, newSigningKey(app.vault, stale._id));
+    // `stale` still names the original key as active: the conditional update misses and is retried.
+    const second = await repo.rotateKey(stale, newSigningKey(app.vault, stale._id));
+    assert.ok(first && second);
+    const status = async (id: string) => (await repo.findKey(id))?.status;
+    assert.equal(await status(stale.activeKeyId), 'inactive');
+    assert.equal(await status(first.activeKeyId), 'inactive', 'the winner of the race was replaced in turn');
+    assert.equal(await status(second.activeKeyId), 'active');
+    assert.equal((await repo.findById(created.id))?.activeKeyId, second.activeKeyId);
+  });
+
+  it('shows and uses exactly one active key under concurrent rotations and after an interrupted one', async () => {
     const created = await alice.client.createSubscription({ url: HOOK_URL });
     const repo = app.store.subscriptions;
     const stale = (await repo.findById(created.id))!;
     const results = await Promise.all([1, 2, 3].map(() => repo.rotateKey(stale, newSigningKey(app.vault, stale._id))));
-    const stored = await repo.keys.find({ subscriptionId: created.id }).toArray();
-    const active = stored.filter((k) => k.status === 'active');
-    assert.equal(active.length, 1, 'every replaced key was marked inactive');
-    assert.equal((await repo.findById(created.id))?.activeKeyId, active[0]?._id);
-    assert.ok(results.some((r) => r?.activeKeyId === active[0]?._id));
-
-    // A rotation that stopped after inserting its key: that key is active in storage but referenced by nothing.
-    await repo.keys.insertOne({ ...active[0]!, _id: randomUUID(), createdAt: new Date() });
-    const view = await alice.client.getSubscription(created.id);
-    assert.deepEqual(
-      view.keys.filter((k) => k.status === 'active').map((k) => k.keyId),
-      [active[0]?._id],
-    );
-    assert.equal(view.keyId, active[0]?._id);
+    const activeKeyId = (await repo.findById(created.id))!.activeKeyId;
+    assert.ok(results.some((r) => r?.activeKeyId === activeKeyId));
+    assert.equal((await repo.findKey(activeKeyId))?.status, 'active');
+    const listed = async () => {
+      const view = await alice.client.getSubscription(created.id);
+      assert.equal(view.keyId, activeKeyId);
+      assert.deepEqual(
+        view.keys.filter((k) => k.status === 'active').map((k) => k.keyId),
+        [activeKeyId],
+      );
+      return view.keys.length;
+    };
+    assert.equal(await listed(), 4, 'the original key and the three new ones');
+    // A rotation that stopped right after inserting its key: stored as active, referenced by nothing, never used.
+    await repo.keys.insertOne({ ...(await repo.findKey(activeKeyId))!, _id: randomUUID(), createdAt: new Date() });
+    assert.equal(await listed(), 5);
   });
 
   it('answers 404 with the bare not-found body for unknown ids and 400 for malformed ones', async () => {

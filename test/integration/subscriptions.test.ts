@@ -11,6 +11,11 @@ import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
 import { HOOK_URL as URL_A, rejectsWith, SUBSCRIPTION_DNS, UUID_V4 } from '../helpers/subscriptions.js';
 
+interface OpenApi {
+  paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }> | undefined>;
+  components: { schemas: Record<string, { required?: string[]; additionalProperties?: boolean } | undefined> };
+}
+
 describe('webhook subscriptions API: create, list, update', () => {
   let app: FastifyInstance;
   let baseUrl: string;
@@ -65,6 +70,33 @@ describe('webhook subscriptions API: create, list, update', () => {
     assert.equal(seen[0]?.headers.get('location'), `/v1/webhooks/subscriptions/${created.id}`);
     const unsigned = await fetch(`${baseUrl}/v1/webhooks/subscriptions/${created.id}`);
     assert.equal(unsigned.status, 401, 'unsigned requests are refused');
+  });
+
+  it('shows the routes, shapes and security in the OpenAPI document', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApi>();
+    const item = doc.paths['/v1/webhooks/subscriptions/{subscription_id}'];
+    assert.deepEqual(Object.keys(item ?? {}).sort(), ['delete', 'get', 'patch']);
+    for (const op of [doc.paths['/v1/webhooks/subscriptions']?.post, item?.patch, item?.delete]) {
+      assert.deepEqual(op?.security, [{ pubkey: [], timestamp: [], signature: [] }]);
+    }
+    assert.ok(doc.paths['/v1/webhooks/subscriptions/{subscription_id}/rotate-key']?.post?.responses['201']);
+    const schemas = doc.components.schemas;
+    assert.deepEqual(schemas.Subscription?.required?.sort(), [
+      'createdAt',
+      'description',
+      'eventTypes',
+      'id',
+      'keyId',
+      'keys',
+      'publicKey',
+      'status',
+      'updatedAt',
+      'url',
+    ]);
+    assert.equal(schemas.CreateSubscription?.additionalProperties, false);
+    assert.deepEqual(schemas.CreateSubscription?.required, ['url']);
+    const body = JSON.stringify(schemas.CreateSubscription);
+    assert.ok(body.includes('customer.awaiting_information') && !body.includes('webhook.test'));
   });
 
   it('keeps the subscribable types as given, removes duplicates, and refuses others naming the value', async () => {

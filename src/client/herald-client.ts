@@ -1,8 +1,27 @@
 import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
+import type {
+  CreateSubscriptionInput,
+  Subscription,
+  SubscriptionPage,
+  SubscriptionStatus,
+  UpdateSubscriptionInput,
+} from '../api/schemas/subscriptions.js';
 import { compressedHexOf } from '../crypto/p256.js';
 import { requestSigningInput, signRequest } from '../crypto/request-signature.js';
 import { readResponse, withQuery, type QueryValue } from './http.js';
 import type { EventFilters, EventHistoryItem, EventPage } from './events.js';
+
+export type {
+  CreateSubscriptionInput,
+  Subscription,
+  SubscriptionKey,
+  SubscriptionPage,
+  SubscriptionStatus,
+  UpdateSubscriptionInput,
+} from '../api/schemas/subscriptions.js';
+
+const SUBSCRIPTIONS = '/v1/webhooks/subscriptions';
+const subscriptionPath = (id: string): string => `${SUBSCRIPTIONS}/${encodeURIComponent(id)}`;
 
 export interface HeraldClientOptions {
   /** e.g. `https://api.example.com` (a path prefix is kept). */
@@ -58,6 +77,49 @@ export class HeraldClient {
     if (body) headers['content-type'] = 'application/json';
     const res = await this.#fetch(url, { method, headers, body });
     return await readResponse<T>(res);
+  }
+
+  /** Creates a subscription; the answer carries its active signing key (`keyId`, `publicKey`). */
+  async createSubscription(input: CreateSubscriptionInput): Promise<Subscription> {
+    return await this.request('POST', SUBSCRIPTIONS, { body: input });
+  }
+
+  /** One page of subscriptions, newest first; pass the previous page's nextCursor (same filters) for the next. */
+  async listSubscriptionsPage(
+    options: { status?: SubscriptionStatus; limit?: number; cursor?: string } = {},
+  ): Promise<SubscriptionPage> {
+    return await this.request('GET', SUBSCRIPTIONS, { query: { ...options } });
+  }
+
+  /** Every subscription (optionally of one status), newest first, following nextCursor page by page. */
+  async *listSubscriptions(
+    options: { status?: SubscriptionStatus; limit?: number } = {},
+  ): AsyncGenerator<Subscription, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listSubscriptionsPage({ ...options, cursor });
+      yield* page.subscriptions;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  async getSubscription(id: string): Promise<Subscription> {
+    return await this.request('GET', subscriptionPath(id));
+  }
+
+  /** Changes url, eventTypes, description and/or status (at least one); a new url is checked again. */
+  async updateSubscription(id: string, changes: UpdateSubscriptionInput): Promise<Subscription> {
+    return await this.request('PATCH', subscriptionPath(id), { body: changes });
+  }
+
+  /** Deletes it; its pending deliveries end as cancelled. */
+  async deleteSubscription(id: string): Promise<void> {
+    await this.request('DELETE', subscriptionPath(id));
+  }
+
+  /** A new active signing key; the earlier ones stay listed in `keys` as inactive. */
+  async rotateSubscriptionKey(id: string): Promise<Subscription> {
+    return await this.request('POST', `${subscriptionPath(id)}/rotate-key`);
   }
 
   /** The integrator and key this client signs as. */

@@ -19,7 +19,14 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     // The fan-out sweeper: events whose hand-off did not complete.
     { key: { fanoutAt: 1, createdAt: 1 }, name: 'fanout_pending' },
   ],
-  subscriptions: [{ key: { integratorId: 1, createdAt: -1, _id: -1 }, name: 'integrator_newest' }],
+  subscriptions: [
+    // GET /v1/webhooks/subscriptions (live ones, optionally by status; Equality → Sort); the fan-out's match.
+    { key: { integratorId: 1, deletedAt: 1, createdAt: -1, _id: -1 }, name: 'integrator_live_newest' },
+    {
+      key: { integratorId: 1, deletedAt: 1, status: 1, createdAt: -1, _id: -1 },
+      name: 'integrator_live_status_newest',
+    },
+  ],
   signing_keys: [{ key: { subscriptionId: 1, createdAt: 1 }, name: 'subscription_createdAt' }],
   deliveries: [
     { key: { eventId: 1, subscriptionId: 1 }, name: 'event_subscription_unique', unique: true },

@@ -1,11 +1,44 @@
-import type { Db } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import { isSubscribable } from '../domain/event-types.js';
+import type { SealedKey } from '../crypto/key-encryption.js';
+import { after, newestFirst, type Position } from './cursor.js';
 import type { EventDoc, SigningKeyDoc, SubscriptionDoc } from './documents.js';
+
+/** What an integrator may change with PATCH. */
+export type SubscriptionChanges = Partial<Pick<SubscriptionDoc, 'url' | 'eventTypes' | 'description' | 'status'>>;
+
+/** A freshly generated key pair, the private half already sealed with AAD = the subscription id. */
+export interface NewSigningKey {
+  id: string;
+  publicKey: string;
+  sealed: SealedKey;
+}
+
+/** A lost race against a concurrent rotation is retried; this many losses in a row is not a race any more. */
+const MAX_ROTATION_TRIES = 10;
 
 /** Webhook subscriptions and their signing keys. */
 export function createSubscriptionsRepo(db: Db) {
   const subscriptions = db.collection<SubscriptionDoc>('subscriptions');
   const keys = db.collection<SigningKeyDoc>('signing_keys');
+
+  const keyDoc = (subscription: Pick<SubscriptionDoc, '_id' | 'integratorId'>, key: NewSigningKey, now: Date) =>
+    ({
+      _id: key.id,
+      integratorId: subscription.integratorId,
+      subscriptionId: subscription._id,
+      publicKey: key.publicKey,
+      sealed: key.sealed,
+      status: 'active',
+      createdAt: now,
+      deactivatedAt: null,
+    }) satisfies SigningKeyDoc;
+
+  const live = (integratorId: string, id: string): Filter<SubscriptionDoc> => ({
+    _id: id,
+    integratorId,
+    deletedAt: null,
+  });
 
   return {
     collection: subscriptions,
@@ -41,6 +74,105 @@ export function createSubscriptionsRepo(db: Db) {
           eventTypes: { $in: ['all', event.eventType] },
         })
         .toArray();
+    },
+
+    /**
+     * Stores a subscription with its first key. The key goes first: a crash in between leaves a key nothing refers
+     * to (never used, never listed), never a subscription without its key.
+     */
+    async create(
+      fields: Pick<SubscriptionDoc, '_id' | 'integratorId' | 'url' | 'eventTypes' | 'description'>,
+      key: NewSigningKey,
+      now = new Date(),
+    ): Promise<{ subscription: SubscriptionDoc; keys: SigningKeyDoc[] }> {
+      const signingKey = keyDoc(fields, key, now);
+      await keys.insertOne(signingKey);
+      const subscription: SubscriptionDoc = {
+        ...fields,
+        status: 'enabled',
+        activeKeyId: key.id,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      };
+      await subscriptions.insertOne(subscription);
+      return { subscription, keys: [signingKey] };
+    },
+
+    /** The integrator's live subscriptions, newest first, after `position`. */
+    async list(
+      integratorId: string,
+      filters: Partial<Pick<SubscriptionDoc, 'status'>>,
+      position: Position | null,
+      limit: number,
+    ): Promise<SubscriptionDoc[]> {
+      const query: Filter<SubscriptionDoc> = {
+        integratorId,
+        deletedAt: null,
+        ...filters,
+        ...(position ? after<SubscriptionDoc>(position) : {}),
+      };
+      return await subscriptions.find(query).sort(newestFirst).limit(limit).toArray();
+    },
+
+    /** Every key of these subscriptions (one query for a whole page), oldest first. */
+    async listKeys(integratorId: string, subscriptionIds: readonly string[]): Promise<SigningKeyDoc[]> {
+      if (subscriptionIds.length === 0) return [];
+      return await keys
+        .find({ integratorId, subscriptionId: { $in: [...subscriptionIds] } })
+        .sort({ createdAt: 1, _id: 1 })
+        .toArray();
+    },
+
+    /** Applies PATCH changes to a live subscription (updatedAt bumped); null when it is not (or no longer) live. */
+    async update(
+      integratorId: string,
+      id: string,
+      changes: SubscriptionChanges,
+      now = new Date(),
+    ): Promise<SubscriptionDoc | null> {
+      return await subscriptions.findOneAndUpdate(
+        live(integratorId, id),
+        { $set: { ...changes, updatedAt: now } },
+        { returnDocument: 'after' },
+      );
+    },
+
+    /** Marks a live subscription deleted; false when there was none. The record and its keys stay. */
+    async softDelete(integratorId: string, id: string, now = new Date()): Promise<boolean> {
+      const result = await subscriptions.updateOne(live(integratorId, id), {
+        $set: { deletedAt: now, updatedAt: now },
+      });
+      return result.matchedCount === 1;
+    },
+
+    /**
+     * Makes `key` the active key. Order: insert the new key, point `activeKeyId` at it (only if it still points at
+     * the key being replaced, so concurrent rotations serialise), then mark the replaced key inactive. A crash at
+     * any point leaves the subscription referring to exactly one existing key. Null when the subscription is gone.
+     */
+    async rotateKey(current: SubscriptionDoc, key: NewSigningKey, now = new Date()): Promise<SubscriptionDoc | null> {
+      await keys.insertOne(keyDoc(current, key, now));
+      let replaced: SubscriptionDoc | null = current;
+      for (let tries = 0; replaced && tries < MAX_ROTATION_TRIES; tries++) {
+        const rotated = await subscriptions.findOneAndUpdate(
+          { ...live(current.integratorId, current._id), activeKeyId: replaced.activeKeyId },
+          { $set: { activeKeyId: key.id, updatedAt: now } },
+          { returnDocument: 'after' },
+        );
+        if (rotated) {
+          await keys.updateOne(
+            { _id: replaced.activeKeyId, status: 'active' },
+            { $set: { status: 'inactive', deactivatedAt: now } },
+          );
+          return rotated;
+        }
+        // Another rotation won, or the subscription was deleted meanwhile.
+        replaced = await subscriptions.findOne(live(current.integratorId, current._id));
+      }
+      await keys.updateOne({ _id: key.id }, { $set: { status: 'inactive', deactivatedAt: now } });
+      if (replaced) throw new Error(`rotation of subscription ${current._id} lost ${MAX_ROTATION_TRIES} races`);
+      return null;
     },
   };
 }

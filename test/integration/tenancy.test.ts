@@ -8,6 +8,7 @@ import type { DeliveryDoc, EventDoc, SubscriptionDoc } from '../../src/store/doc
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
+import { subscriptionRoutesFor } from '../helpers/subscriptions.js';
 
 interface Owned {
   integrator: TestIntegrator;
@@ -51,6 +52,7 @@ describe('tenant isolation across every integrator route', () => {
     ['GET', `/v1/webhooks/deliveries/${owner.delivery._id}`],
     ['POST', `/v1/webhooks/deliveries/${owner.delivery._id}/retry`],
     ['POST', `/v1/webhooks/subscriptions/${owner.subscription._id}/test`],
+    ...subscriptionRoutesFor(owner.subscription._id),
   ];
 
   it("answers 404 with the plain not-found body to every route aimed at another integrator's resource", async () => {
@@ -73,6 +75,10 @@ describe('tenant isolation across every integrator route', () => {
     assert.equal((await app.store.deliveries.findById(alice.delivery._id))?.status, 'pending');
     assert.equal(await app.store.deliveries.attempts.countDocuments({}), 0);
     assert.equal(await app.store.events.collection.countDocuments({ eventType: 'webhook.test' }), 0);
+    for (const owner of [alice, bob]) {
+      assert.deepEqual(await app.store.subscriptions.findById(owner.subscription._id), owner.subscription);
+      assert.equal(await app.store.subscriptions.keys.countDocuments({ subscriptionId: owner.subscription._id }), 1);
+    }
   });
 
   it('never lists or filters its way to another integrator’s resources', async () => {
@@ -86,6 +92,14 @@ describe('tenant isolation across every integrator route', () => {
       const page = await client.request<{ deliveries: unknown[] }>('GET', '/v1/webhooks/deliveries', { query });
       assert.deepEqual(page.deliveries, [], JSON.stringify(query));
     }
+    const subscriptions = await client.request<{ subscriptions: { id: string }[] }>(
+      'GET',
+      '/v1/webhooks/subscriptions',
+    );
+    assert.deepEqual(
+      subscriptions.subscriptions.map((s) => s.id),
+      [bob.subscription._id],
+    );
     const credential = await client.credential();
     assert.equal(credential.integratorId, bob.integrator.integratorId);
   });

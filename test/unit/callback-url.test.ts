@@ -17,6 +17,8 @@ const FORBIDDEN = `
   nat64=64:ff9b::a00:1 nat64-local=64:ff9b:1::a00:1 mapped=::ffff:10.0.0.1 compat=::a00:1 6to4=2002:a00:1::1
   teredo=2001:0:4136:e378:8000:63bf:3fff:fdd2 mixed=93.184.216.34|10.0.0.5
   mixed6=2606:2800:220:1:248:1893:25c8:1946|fe80::1 garbage=not-an-address mapped-loop=::ffff:127.0.0.1
+  ula-fc=fc00::1 loop-net=127.255.255.254 linklocal4=169.254.0.1 mcast6-global=ff0e::1 mapped-cgnat=::ffff:100.64.0.1
+  mapped-meta=::ffff:169.254.169.254 nat64-public=64:ff9b::5db8:d822 compat-loop=::127.0.0.1 mcast-local=239.1.2.3
 `;
 const forbidden = Object.fromEntries(
   FORBIDDEN.trim()
@@ -58,6 +60,7 @@ const rows: readonly Row[] = [
   ['https://xn--bcher-kva.example.com/', 'ok'],
   ['https://mapped-public.example.com/', 'ok'],
   [`${H}/a%23b`, 'ok'],
+  [`${H}:65535/`, 'ok'],
   // length and shape
   [`${H}/${'a'.repeat(2048)}`, 'too_long'],
   ['hooks.example.com/webhooks', 'not_a_url'],
@@ -72,6 +75,8 @@ const rows: readonly Row[] = [
   ['HTTP://hooks.example.com/', 'https_required'],
   ['ftp://hooks.example.com/', 'https_required'],
   ['wss://hooks.example.com/', 'https_required'],
+  ['http://localhost/', 'https_required'],
+  ['http://127.0.0.1/', 'https_required'],
   ['https://user@hooks.example.com/', 'credentials_not_allowed'],
   ['https://user:secret@hooks.example.com/', 'credentials_not_allowed'],
   ['https://:secret@hooks.example.com/', 'credentials_not_allowed'],
@@ -89,6 +94,13 @@ const rows: readonly Row[] = [
   ['https://0x7f000001/', 'ip_literal_not_allowed'],
   ['https://0x7f.1/', 'ip_literal_not_allowed'],
   ['https://0x7f.0x0.0x0.0x1/', 'ip_literal_not_allowed'],
+  ['https://0x7f.0.0.1/', 'ip_literal_not_allowed'],
+  ['https://127.000.000.001/', 'ip_literal_not_allowed'],
+  ['https://[0:0:0:0:0:0:0:1]/', 'ip_literal_not_allowed'],
+  ['https://[::ffff:a9fe:a9fe]/', 'ip_literal_not_allowed'],
+  ['https://[::127.0.0.1]/', 'ip_literal_not_allowed'],
+  ['https://[64:ff9b::a00:1]/', 'ip_literal_not_allowed'],
+  ['https://[fc00::1]/', 'ip_literal_not_allowed'],
   ['https://127.1/', 'ip_literal_not_allowed'],
   ['https://%31%32%37.0.0.1/', 'ip_literal_not_allowed'],
   ['https://１２７.０.０.１/', 'ip_literal_not_allowed'],
@@ -124,6 +136,8 @@ const rows: readonly Row[] = [
   ['https://hooks.invalid/', 'internal_hostname'],
   ['https://hooks.example/', 'internal_hostname'],
   ['https://HOOKS.LOCAL./', 'internal_hostname'],
+  ['https://foo.home.arpa./', 'internal_hostname'],
+  ['https://printer.LAN/', 'internal_hostname'],
   ['https://-bad.example.com/', 'invalid_hostname'],
   ['https://bad-.example.com/', 'invalid_hostname'],
   ['https://under_score.example.com/', 'invalid_hostname'],

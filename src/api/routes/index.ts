@@ -6,6 +6,7 @@ import { adminEventRoutes } from './admin-events.js';
 import { eventRoutes } from './events.js';
 import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
+import { subscriptionRoutes } from './subscriptions.js';
 
 /** Every route plugin, registered after the external and app plugins. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -16,4 +17,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(eventRoutes);
   await app.register(subscriptionTestRoutes);
   await app.register(deliveryRoutes);
+  await app.register(subscriptionRoutes);
 }

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { cancelPendingDeliveries } from '../../delivery/cancel-pending.js';
+import type { SubscriptionDoc } from '../../store/documents.js';
+import type { SubscriptionChanges } from '../../store/subscriptions-repo.js';
+import { errorResponses, notFound } from '../errors.js';
+import { integratorSecurity } from '../plugins/app/integrator-auth.js';
+import { integratorOf } from '../request-context.js';
+import {
+  createSubscriptionBody,
+  listSubscriptionsQuery,
+  subscription,
+  subscriptionPage,
+  subscriptionParams,
+  updateSubscriptionBody,
+} from '../schemas/subscriptions.js';
+import { acceptedCallbackUrl, newSigningKey, storedEventTypes } from '../subscription-input.js';
+import { subscriptionView, subscriptionViews } from '../views/subscriptions.js';
+
+const tags = ['subscriptions'];
+const PATH = '/v1/webhooks/subscriptions';
+/** Cursor scope of this listing: a cursor of another listing is refused. */
+const CURSOR_SCOPE = 'subscriptions';
+
+/** Webhook subscriptions (§2.4, §4.3, §6.2, §6.3): CRUD and signing-key rotation; decisions in docs/subscriptions.md. */
+export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const repo = app.store.subscriptions;
+  const view = async (doc: SubscriptionDoc) => subscriptionView(doc, await repo.listKeys(doc.integratorId, [doc._id]));
+
+  app.post(
+    PATH,
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'Create a subscription and its P-256 signing key',
+        description:
+          'The URL must satisfy every callback-URL rule (§6.3), else 400 invalid_callback_url naming the rule. ' +
+          'Omitted or empty eventTypes = all subscribable types. Answers the subscription with its active publicKey.',
+        body: createSubscriptionBody,
+        response: { 201: subscription, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const integratorId = integratorOf(request);
+      const { url, eventTypes, description } = request.body;
+      const href = await acceptedCallbackUrl(app.callbackUrls, url);
+      const id = randomUUID();
+      const created = await repo.create(
+        {
+          _id: id,
+          integratorId,
+          url: href,
+          eventTypes: storedEventTypes(eventTypes),
+          description: description ?? null,
+        },
+        newSigningKey(app.vault, id),
+      );
+      return await reply
+        .code(201)
+        .header('location', `${PATH}/${id}`)
+        .send(subscriptionView(created.subscription, created.keys));
+    },
+  );
+
+  app.get(
+    PATH,
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'List subscriptions, newest first',
+        description: 'Keyset-paged like the events listing; a cursor is valid only with the filters it was issued for.',
+        querystring: listSubscriptionsQuery,
+        response: { 200: subscriptionPage, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const integratorId = integratorOf(request);
+      const { cursor, limit, ...filters } = request.query;
+      // The integrator is bound too, so a cursor leaked to another integrator is refused, not reinterpreted.
+      const binding = { integratorId, ...filters };
+      const position = cursor === undefined ? null : app.cursors.decode(CURSOR_SCOPE, cursor, binding);
+      // One row beyond the page tells whether a next page exists, so the last page says nextCursor: null.
+      const rows = await repo.list(integratorId, filters, position, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      const keys = await repo.listKeys(
+        integratorId,
+        page.map((d) => d._id),
+      );
+      return {
+        subscriptions: subscriptionViews(page, keys),
+        nextCursor:
+          rows.length > limit && last
+            ? app.cursors.encode(CURSOR_SCOPE, { createdAt: last.createdAt, id: last._id }, binding)
+            : null,
+      };
+    },
+  );
+
+  app.get(
+    `${PATH}/:subscription_id`,
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'A subscription with all its signing keys',
+        params: subscriptionParams,
+        response: { 200: subscription, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const found = await repo.findLive(integratorOf(request), request.params.subscription_id);
+      if (!found) throw notFound();
+      return await view(found);
+    },
+  );
+
+  app.patch(
+    `${PATH}/:subscription_id`,
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'Change url, eventTypes, description or status',
+        description:
+          'At least one field. A new url is checked against every callback-URL rule again. status disabled stops new ' +
+          'deliveries; scheduled attempts of existing ones end as cancelled (subscription_disabled).',
+        params: subscriptionParams,
+        body: updateSubscriptionBody,
+        response: { 200: subscription, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const integratorId = integratorOf(request);
+      const id = request.params.subscription_id;
+      if (!(await repo.findLive(integratorId, id))) throw notFound();
+      const { url, eventTypes, description, status } = request.body;
+      const changes: SubscriptionChanges = {};
+      if (url !== undefined) changes.url = await acceptedCallbackUrl(app.callbackUrls, url);
+      if (eventTypes !== undefined) changes.eventTypes = storedEventTypes(eventTypes);
+      if (description !== undefined) changes.description = description;
+      if (status !== undefined) changes.status = status;
+      const updated = await repo.update(integratorId, id, changes);
+      if (!updated) throw notFound(); // deleted meanwhile
+      return await view(updated);
+    },
+  );
+
+  app.delete(
+    `${PATH}/:subscription_id`,
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'Delete a subscription',
+        description:
+          'It is gone at once (404 everywhere). Its pending deliveries end as cancelled (subscription_deleted) ' +
+          'without further requests; delivery history stays listed.',
+        params: subscriptionParams,
+        response: { 204: z.null(), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.subscription_id;
+      if (!(await repo.softDelete(integratorOf(request), id))) throw notFound();
+      try {
+        await cancelPendingDeliveries({ store: app.store, client: app.temporal.client }, id);
+      } catch (err) {
+        // The deletion stands: each remaining attempt finds the subscription deleted and cancels its delivery.
+        request.log.error({ err, subscriptionId: id }, 'cancelling pending deliveries of a deleted subscription');
+      }
+      return await reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${PATH}/:subscription_id/rotate-key`,
+    {
+      schema: {
+        tags,
+        security: integratorSecurity,
+        summary: 'Replace the active signing key',
+        description:
+          'A new P-256 key (new keyId and publicKey) signs every attempt from now on. Earlier keys stay listed as ' +
+          'inactive with their keyId and publicKey, so deliveries signed before the rotation still verify.',
+        params: subscriptionParams,
+        response: { 201: subscription, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const found = await repo.findLive(integratorOf(request), request.params.subscription_id);
+      if (!found) throw notFound();
+      const rotated = await repo.rotateKey(found, newSigningKey(app.vault, found._id));
+      if (!rotated) throw notFound(); // deleted meanwhile
+      return await reply.code(201).send(await view(rotated));
+    },
+  );
+};

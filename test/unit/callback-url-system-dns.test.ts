@@ -1,0 +1,68 @@
+// The callback-URL policy with the REAL system resolver (getaddrinfo: /etc/hosts, then DNS), no static map: names
+// that resolve to loopback are refused for their addresses, and a name that cannot exist does not resolve.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import ipaddr from 'ipaddr.js';
+import { createAddressPolicy } from '../../src/net/address-policy.js';
+import { createCallbackUrlPolicy } from '../../src/net/callback-url.js';
+import { createResolver } from '../../src/net/resolver.js';
+
+/** Every name /etc/hosts maps to a loopback address (`localhost` is there on any usual system). */
+function loopbackNamesInHosts(): string[] {
+  if (!existsSync('/etc/hosts')) return [];
+  const names = new Set<string>();
+  for (const line of readFileSync('/etc/hosts', 'utf8').split('\n')) {
+    const [address, ...aliases] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (!address || !ipaddr.isValid(address) || ipaddr.process(address).range() !== 'loopback') continue;
+    for (const name of aliases) names.add(name.toLowerCase());
+  }
+  return [...names];
+}
+
+describe('callback URL policy with the system resolver', () => {
+  const resolver = createResolver();
+  const policy = createCallbackUrlPolicy({ resolver, addressPolicy: createAddressPolicy([]) });
+
+  for (const name of ['localhost', 'localhost.', 'LOCALHOST', 'LocalHost.']) {
+    it(`resolves ${name} for real and refuses it as non_public_address`, async () => {
+      const verdict = await policy.checkHost(name);
+      assert.ok(!verdict.ok);
+      assert.equal(verdict.rule, 'non_public_address');
+      assert.match(verdict.message, /127\.\d+\.\d+\.\d+|::1/);
+      assert.match(verdict.message, /loopback/);
+    });
+  }
+
+  it('refuses every name /etc/hosts maps to loopback, by address and by URL', async () => {
+    const names = loopbackNamesInHosts();
+    assert.ok(names.length === 0 || names.includes('localhost'), names.join(' '));
+    for (const name of names) {
+      const host = await policy.checkHost(name);
+      assert.equal(host.ok ? 'ok' : host.rule, 'non_public_address', name);
+      const url = await policy.check(`https://${name}/hook`);
+      assert.ok(!url.ok, name);
+      // Single-label and localhost names fall to the name rules first; any other name to its address.
+      assert.ok(['internal_hostname', 'non_public_address'].includes(url.rule), `${name}: ${url.rule}`);
+    }
+  });
+
+  it('accepts the same loopback name only for the allowlisted range', async () => {
+    const addresses = await resolver.resolve('localhost');
+    const cidrs = addresses.map((a) => (ipaddr.parse(a).kind() === 'ipv4' ? `${a}/32` : `${a}/128`));
+    const allowed = createCallbackUrlPolicy({ resolver, addressPolicy: createAddressPolicy(cidrs) });
+    assert.deepEqual(await allowed.checkHost('localhost'), { ok: true, addresses });
+    // The name rule still holds: an allowlist exempts addresses, never `localhost` in a URL.
+    const url = await allowed.check('https://localhost/');
+    assert.equal(url.ok ? 'ok' : url.rule, 'internal_hostname');
+  });
+
+  for (const name of ['no-such-host.invalid', 'herald-test.invalid.']) {
+    it(`answers does_not_resolve for ${name} (RFC 6761: never resolves)`, async () => {
+      const verdict = await policy.checkHost(name);
+      assert.ok(!verdict.ok);
+      assert.equal(verdict.rule, 'does_not_resolve');
+      assert.match(verdict.message, /does not resolve \((ENOTFOUND|EAI_AGAIN|ENODATA|ETIMEOUT|[A-Z_]+)\)/);
+    });
+  }
+});

@@ -5,7 +5,20 @@ export {
   type Credential,
   type HeraldClientOptions,
   type RequestOptions,
+  type CreateSubscriptionInput,
+  type Subscription,
+  type SubscriptionKey,
+  type SubscriptionPage,
+  type SubscriptionStatus,
+  type UpdateSubscriptionInput,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryFilters,
+  type DeliveryPage,
+  type DeliveryWithAttempts,
+  type TestDeliveryResponse,
 } from './client/herald-client.js';
+export type { EventFilters, EventHistoryItem, EventPage, PublishEventInput } from './client/events.js';
 export { HeraldAdminClient, type Integrator, type IntegratorKey } from './client/admin-client.js';
 export { HeraldApiError, type QueryValue } from './client/http.js';
 export { requestSigningInput, signRequest } from './crypto/request-signature.js';

@@ -96,13 +96,10 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     const retryInSeconds = followSchedule ? retryDelayAfter(attemptNumber) : null;
     const result = await attemptDelivery({ deliveryId, attemptNumber, actor, retryInSeconds });
     results.set(attemptNumber, result);
-    state = {
-      status: result.deliveryStatus,
-      attemptCount: attemptNumber,
-      nextAttemptAt: null,
-      lastOutcome: result.outcome,
-    };
-    recordSearchAttributes(result.deliveryStatus, attemptNumber);
+    // A call that made no attempt (the delivery was cancelled) does not count as one.
+    const attemptCount = result.attemptId === null ? attemptNumber - 1 : attemptNumber;
+    state = { status: result.deliveryStatus, attemptCount, nextAttemptAt: null, lastOutcome: result.outcome };
+    recordSearchAttributes(result.deliveryStatus, attemptCount);
 
     if (isFinal(result.deliveryStatus)) break;
     if (retryRequested) {
@@ -119,5 +116,5 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   ended = true;
   // Let a waiting attemptResult update answer before the run closes.
   await condition(allHandlersFinished);
-  return { status: state.status, attempts: attemptNumber - firstAttemptNumber + 1 };
+  return { status: state.status, attempts: state.attemptCount - firstAttemptNumber + 1 };
 }

@@ -10,6 +10,13 @@ import { compressedHexOf } from '../crypto/p256.js';
 import { requestSigningInput, signRequest } from '../crypto/request-signature.js';
 import { readResponse, withQuery, type QueryValue } from './http.js';
 import type { EventFilters, EventHistoryItem, EventPage } from './events.js';
+import type {
+  Delivery,
+  DeliveryFilters,
+  DeliveryPage,
+  DeliveryWithAttempts,
+  TestDeliveryResponse,
+} from '../api/schemas/deliveries.js';
 
 export type {
   CreateSubscriptionInput,
@@ -19,7 +26,17 @@ export type {
   SubscriptionStatus,
   UpdateSubscriptionInput,
 } from '../api/schemas/subscriptions.js';
+export type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryFilters,
+  DeliveryPage,
+  DeliveryWithAttempts,
+  TestDeliveryResponse,
+} from '../api/schemas/deliveries.js';
 
+const DELIVERIES = '/v1/webhooks/deliveries';
+const deliveryPath = (id: string): string => `${DELIVERIES}/${encodeURIComponent(id)}`;
 const SUBSCRIPTIONS = '/v1/webhooks/subscriptions';
 const subscriptionPath = (id: string): string => `${SUBSCRIPTIONS}/${encodeURIComponent(id)}`;
 
@@ -92,15 +109,13 @@ export class HeraldClient {
   }
 
   /** Every subscription (optionally of one status), newest first, following nextCursor page by page. */
-  async *listSubscriptions(
+  listSubscriptions(
     options: { status?: SubscriptionStatus; limit?: number } = {},
   ): AsyncGenerator<Subscription, void, undefined> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listSubscriptionsPage({ ...options, cursor });
-      yield* page.subscriptions;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+    return follow(
+      (cursor) => this.listSubscriptionsPage({ ...options, cursor }),
+      (page) => page.subscriptions,
+    );
   }
 
   async getSubscription(id: string): Promise<Subscription> {
@@ -133,13 +148,39 @@ export class HeraldClient {
   }
 
   /** Every event matching the filters, newest first, following nextCursor page by page. */
-  async *listEvents(filters: EventFilters = {}): AsyncGenerator<EventHistoryItem, void, undefined> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listEventsPage({ ...filters, cursor });
-      yield* page.events;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+  listEvents(filters: EventFilters = {}): AsyncGenerator<EventHistoryItem, void, undefined> {
+    return follow(
+      (cursor) => this.listEventsPage({ ...filters, cursor }),
+      (page) => page.events,
+    );
+  }
+
+  /** Sends a signed test delivery (§4.2) and answers once its first attempt has been made. */
+  async sendTestDelivery(subscriptionId: string): Promise<TestDeliveryResponse> {
+    return await this.request('POST', `${subscriptionPath(subscriptionId)}/test`);
+  }
+
+  /** One page of the delivery history, newest first; pass the previous page's nextCursor (same filters). */
+  async listDeliveriesPage(filters: DeliveryFilters & { limit?: number; cursor?: string } = {}): Promise<DeliveryPage> {
+    return await this.request('GET', DELIVERIES, { query: { ...filters } });
+  }
+
+  /** Every delivery matching the filters, newest first, following nextCursor page by page. */
+  listDeliveries(filters: DeliveryFilters & { limit?: number } = {}): AsyncGenerator<Delivery, void, undefined> {
+    return follow(
+      (cursor) => this.listDeliveriesPage({ ...filters, cursor }),
+      (page) => page.deliveries,
+    );
+  }
+
+  /** A delivery with its attempts. */
+  async getDelivery(id: string): Promise<DeliveryWithAttempts> {
+    return await this.request('GET', deliveryPath(id));
+  }
+
+  /** Attempts now (202): a waiting delivery skips its wait; a finished one is attempted once more. */
+  async retryDelivery(id: string): Promise<Delivery> {
+    return await this.request('POST', `${deliveryPath(id)}/retry`);
   }
 
   /** A timestamp under which this exact request has not been signed yet. */
@@ -162,4 +203,17 @@ export class HeraldClient {
       await new Promise((r) => setTimeout(r, 1000 - (now % 1000) + 1));
     }
   }
+}
+
+/** Yields the items of page after page, following `nextCursor` until it is null. */
+async function* follow<P extends { nextCursor: string | null }, T>(
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+  itemsOf: (page: P) => T[],
+): AsyncGenerator<T, void, undefined> {
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    yield* itemsOf(page);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
 }

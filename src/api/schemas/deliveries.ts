@@ -95,3 +95,10 @@ export const testEvent = z
 export const testDeliveryResponse = z
   .object({ event: testEvent, delivery, attempt })
   .meta({ id: 'TestDeliveryResponse' });
+
+export type Delivery = z.infer<typeof delivery>;
+export type DeliveryAttempt = z.infer<typeof attempt>;
+export type DeliveryWithAttempts = z.infer<typeof deliveryWithAttempts>;
+export type DeliveryPage = z.infer<typeof deliveryPage>;
+export type DeliveryFilters = Omit<z.input<typeof deliveriesQuery>, 'cursor' | 'limit'>;
+export type TestDeliveryResponse = z.infer<typeof testDeliveryResponse>;

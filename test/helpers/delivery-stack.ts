@@ -1,0 +1,87 @@
+// The whole Herald stack for end-to-end tests on the real Temporal dev server: the API listening on loopback, a
+// worker in this process, and an HTTPS receiver on 127.0.0.1 reached through HERALD_DNS_STATIC names (loopback
+// allowed by HERALD_ALLOW_CIDRS). Subscriptions and events go through the real routes.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { HeraldAdminClient } from '../../src/client/admin-client.js';
+import type { PublishEventInput } from '../../src/client/events.js';
+import type { Delivery, Subscription } from '../../src/client/herald-client.js';
+import type { Config } from '../../src/config.js';
+import type { LifecycleEventType, SubscribableEventType } from '../../src/domain/event-types.js';
+import { createWorkerRuntime } from '../../src/worker-runtime.js';
+import { buildTestApp, closeTestApp } from './app.js';
+import { ADMIN_TOKEN, listen, registerIntegrator, type TestIntegrator } from './integrators.js';
+import { startHttpsReceiver, type HttpsReceiver, type RecordedRequest } from './receiver.js';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+
+export interface DeliveryStack {
+  readonly app: FastifyInstance;
+  readonly receiver: HttpsReceiver;
+  /** Per request path: the status the receiver answers (default 204). */
+  readonly answers: Map<string, number>;
+  readonly alice: TestIntegrator;
+  readonly admin: HeraldAdminClient;
+  requestsTo(path: string): RecordedRequest[];
+  /** Creates a subscription through the API, to `https://<host>:<receiver port><path>`. */
+  subscribe(path: string, eventTypes?: SubscribableEventType[], host?: string, port?: number): Promise<Subscription>;
+  /** Publishes an event of Alice's through the admin API; resolves with its id. */
+  publish(eventType?: LifecycleEventType): Promise<string>;
+  deliveriesOf(eventId: string, subscriptionId?: string): Promise<Delivery[]>;
+  stop(): Promise<void>;
+}
+
+export async function startDeliveryStack(): Promise<DeliveryStack> {
+  const answers = new Map<string, number>();
+  const receiver = await startHttpsReceiver((r) => ({ status: answers.get(r.url) ?? 204 }));
+  const { app, config } = await buildTestApp({
+    HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1,rebind.example.com=127.0.0.1',
+    HERALD_ALLOW_CIDRS: '127.0.0.1/32',
+  });
+  // The worker resolves rebind.example.com elsewhere: a name that re-resolves privately at delivery time.
+  const workerConfig: Config = Object.freeze({
+    ...config,
+    HERALD_DNS_STATIC: { ...config.HERALD_DNS_STATIC, 'rebind.example.com': ['10.0.0.5'] },
+  });
+  const runtime = await createWorkerRuntime(workerConfig);
+  const running = runtime.run();
+  const baseUrl = await listen(app);
+  const alice = await registerIntegrator(app, baseUrl, 'alice');
+  const admin = new HeraldAdminClient(baseUrl, ADMIN_TOKEN);
+
+  return {
+    app,
+    receiver,
+    answers,
+    alice,
+    admin,
+    requestsTo: (path) => receiver.requests.filter((r) => r.url === path),
+    subscribe: (path, eventTypes, host = 'hooks.example.com', port = receiver.port) =>
+      alice.client.createSubscription({ url: `https://${host}:${port}${path}`, ...(eventTypes ? { eventTypes } : {}) }),
+    async publish(eventType = 'customer.created') {
+      const input: PublishEventInput = {
+        id: randomUUID(),
+        eventType,
+        occurredAt: new Date().toISOString(),
+        livemode: true,
+        payloadVersion: 1,
+        integratorId: alice.integratorId,
+        accountId: randomUUID(),
+        provider: 'kyc_provider',
+        data: { note: 'ünïcode ✓', amount: '10.00', nested: { list: [1, 2] } },
+      };
+      return (await admin.publishEvent(input)).event.id;
+    },
+    async deliveriesOf(eventId, subscriptionId) {
+      return (await alice.client.listDeliveriesPage({ eventId, ...(subscriptionId ? { subscriptionId } : {}) }))
+        .deliveries;
+    },
+    async stop() {
+      runtime.shutdown();
+      await running;
+      await receiver.close();
+      await closeTestApp(app);
+    },
+  };
+}

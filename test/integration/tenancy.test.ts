@@ -100,6 +100,13 @@ describe('tenant isolation across every integrator route', () => {
       subscriptions.subscriptions.map((s) => s.id),
       [bob.subscription._id],
     );
+    const events = await client.listEventsPage();
+    assert.deepEqual(
+      events.events.map((e) => e.id),
+      [bob.event._id],
+    );
+    const filtered = await client.listEventsPage({ accountId: alice.event.accountId ?? undefined });
+    assert.deepEqual(filtered.events, [], 'filtering by another integrator’s account id finds nothing');
     const credential = await client.credential();
     assert.equal(credential.integratorId, bob.integrator.integratorId);
   });

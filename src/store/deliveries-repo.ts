@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Filter } from 'mongodb';
 import { after, newestFirst, type Position } from './cursor.js';
 import { isDuplicateKey } from './integrators-repo.js';
+import { ownedBy } from './owned.js';
 import type { AttemptDoc, DeliveryDoc } from './documents.js';
 import type { DeliveryStatus } from '../../workflows/types.js';
 
@@ -49,7 +50,7 @@ export function createDeliveriesRepo(db: Db) {
     },
 
     async findForIntegrator(integratorId: string, id: string): Promise<DeliveryDoc | null> {
-      return await deliveries.findOne({ _id: id, integratorId });
+      return ownedBy(integratorId, await deliveries.findOne({ _id: id }));
     },
 
     /** A page of the integrator's deliveries, newest first, after `position` (keyset); `limit + 1` to detect more. */
@@ -93,7 +94,8 @@ export function createDeliveriesRepo(db: Db) {
 
     /**
      * Writes an attempt's effect on its delivery and returns the delivery's status. A delivery cancelled while the
-     * attempt ran stays cancelled (its count and summary still record the attempt).
+     * attempt ran stays cancelled (its count and summary still record the attempt): the rare lost race is put back
+     * by a second write, so that the common case is one write addressed by _id alone.
      */
     async applyAttempt(
       id: string,
@@ -102,10 +104,12 @@ export function createDeliveriesRepo(db: Db) {
         'status' | 'attemptCount' | 'nextAttemptAt' | 'terminalReason' | 'lastResponseSummary' | 'updatedAt'
       >,
     ): Promise<DeliveryStatus> {
-      const updated = await deliveries.updateOne({ _id: id, status: { $ne: 'cancelled' } }, { $set: change });
-      if (updated.matchedCount > 0) return change.status;
-      const { attemptCount, lastResponseSummary, updatedAt } = change;
-      await deliveries.updateOne({ _id: id }, { $max: { attemptCount }, $set: { lastResponseSummary, updatedAt } });
+      const before = await deliveries.findOneAndUpdate({ _id: id }, { $set: change }, { returnDocument: 'before' });
+      if (before?.status !== 'cancelled') return change.status;
+      await deliveries.updateOne(
+        { _id: id },
+        { $set: { status: 'cancelled', terminalReason: before.terminalReason, nextAttemptAt: null } },
+      );
       return 'cancelled';
     },
 

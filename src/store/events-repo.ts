@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { EventDoc } from './documents.js';
 import { isDuplicateKey } from './integrators-repo.js';
+import { ownedBy } from './owned.js';
 import { newestFirst, type Position } from './cursor.js';
 import { listFilter, listProjection, type EventListFilters, type EventListRow } from './events-query.js';
 
@@ -43,7 +44,7 @@ export function createEventsRepo(db: Db) {
 
     /** One event of one integrator (another integrator's id answers null, as if it did not exist). */
     async findForIntegrator(integratorId: string, id: string): Promise<EventDoc | null> {
-      return hydrate(await events.findOne({ _id: id, integratorId }));
+      return hydrate(ownedBy(integratorId, await events.findOne({ _id: id })));
     },
 
     /** A page of an integrator's history, newest first, strictly after `position`; `limit` rows at most. */
@@ -65,9 +66,9 @@ export function createEventsRepo(db: Db) {
       return hydrate(await events.findOne({ _id: id }));
     },
 
-    /** Marks the hand-off to the fan-out as complete (idempotent). */
+    /** Marks the hand-off to the fan-out as complete (idempotent; a repeat moves the mark, which nothing reads). */
     async markFannedOut(id: string, at = new Date()): Promise<void> {
-      await events.updateOne({ _id: id, fanoutAt: null }, { $set: { fanoutAt: at } });
+      await events.updateOne({ _id: id }, { $set: { fanoutAt: at } });
     },
 
     /** Events whose hand-off has not completed and that were stored before `before`, oldest first. */

@@ -2,6 +2,7 @@ import type { Db, Filter } from 'mongodb';
 import { isSubscribable } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import { after, newestFirst, type Position } from './cursor.js';
+import { ownedBy } from './owned.js';
 import type { EventDoc, SigningKeyDoc, SubscriptionDoc } from './documents.js';
 
 /** What an integrator may change with PATCH. */
@@ -51,7 +52,8 @@ export function createSubscriptionsRepo(db: Db) {
 
     /** The integrator's subscription unless deleted: what every integrator route may see. */
     async findLive(integratorId: string, id: string): Promise<SubscriptionDoc | null> {
-      return await subscriptions.findOne({ _id: id, integratorId, deletedAt: null });
+      const found = ownedBy(integratorId, await subscriptions.findOne({ _id: id }));
+      return found?.deletedAt === null ? found : null;
     },
 
     async findKey(keyId: string): Promise<SigningKeyDoc | null> {

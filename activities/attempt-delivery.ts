@@ -46,9 +46,10 @@ export function createAttemptDelivery(deps: AttemptDeps) {
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
     const delivery = await deliveries.findById(input.deliveryId);
     if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'DeliveryNotFound');
-    // Only a retried activity can find its attempt recorded already (attempt numbers are never reused).
+    // Only a retried activity can find its attempt recorded already (attempt numbers are never reused). Its effect
+    // on the delivery may not have been written (the retry may be for exactly that write): write it again.
     const recorded = retried() ? await deliveries.findAttempt(delivery._id, input.attemptNumber) : null;
-    if (recorded) return resultOf(recorded, delivery.status);
+    if (recorded) return await settle(recorded, input);
 
     const [event, subscription] = await Promise.all([
       store.events.findById(delivery.eventId),
@@ -102,21 +103,22 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       address: post.address,
       createdAt: now(),
     };
-    const stored = await deliveries.recordAttempt(attempt);
-    if (stored !== attempt)
-      return resultOf(stored, (await deliveries.findById(delivery._id))?.status ?? delivery.status);
+    return await settle(await deliveries.recordAttempt(attempt), input);
+  };
 
-    const succeeded = post.outcome === 'succeeded';
-    const status: DeliveryStatus = succeeded ? 'succeeded' : input.retryInSeconds === null ? 'failed' : 'pending';
-    const at = now();
-    const written = await deliveries.applyAttempt(delivery._id, {
+  /** Writes a recorded attempt's effect on its delivery (idempotent: a $set by _id) and answers the workflow. */
+  async function settle(attempt: AttemptDoc, input: AttemptInput): Promise<AttemptResult> {
+    const status: DeliveryStatus =
+      attempt.outcome === 'succeeded' ? 'succeeded' : input.retryInSeconds === null ? 'failed' : 'pending';
+    const next = status === 'pending' ? attempt.createdAt.getTime() + (input.retryInSeconds ?? 0) * 1000 : null;
+    const written = await deliveries.applyAttempt(attempt.deliveryId, {
       status,
-      attemptCount: input.attemptNumber,
-      nextAttemptAt: status === 'pending' ? new Date(at.getTime() + (input.retryInSeconds ?? 0) * 1000) : null,
+      attemptCount: attempt.attemptNumber,
+      nextAttemptAt: next === null ? null : new Date(next),
       terminalReason: status === 'failed' ? 'retries_exhausted' : null,
-      lastResponseSummary: post.responseSummary,
-      updatedAt: at,
+      lastResponseSummary: attempt.responseSummary,
+      updatedAt: now(),
     });
     return resultOf(attempt, written);
-  };
+  }
 }

@@ -101,7 +101,9 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     state = { status: result.deliveryStatus, attemptCount, nextAttemptAt: null, lastOutcome: result.outcome };
     recordSearchAttributes(result.deliveryStatus, attemptCount);
 
-    if (isFinal(result.deliveryStatus)) break;
+    // A retry asked for during the last attempt is honoured: that attempt's `failed` is not the end then.
+    const retryAfterLast = result.deliveryStatus === 'failed' && retryRequested;
+    if (isFinal(result.deliveryStatus) && !retryAfterLast) break;
     if (retryRequested) {
       actor = 'manual';
     } else {

@@ -10,8 +10,8 @@ export interface DeliveryWorkflowInput {
   readonly firstAttemptNumber: number;
   readonly actor: Actor;
   /**
-   * false: a manual re-run of a terminal delivery makes this one attempt and ends (README: manual retry).
-   * true (default): failures follow the retry schedule.
+   * true: failures follow the retry schedule (a new delivery, or a pending one whose workflow is gone).
+   * false: a manual re-run of a terminal delivery makes one attempt and ends (docs/deliveries.md: manual retry).
    */
   readonly followSchedule: boolean;
 }

@@ -116,6 +116,38 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     assert.equal(await store.deliveries.attempts.countDocuments({ deliveryId: delivery._id }), 1);
   });
 
+  it('on a retry, writes the effect of an attempt recorded before the delivery update was lost, sending nothing', async () => {
+    const { delivery, subscription } = await newDelivery();
+    const recordedAt = new Date(Date.now() - 5_000);
+    await store.deliveries.recordAttempt({
+      _id: randomUUID(),
+      integratorId,
+      deliveryId: delivery._id,
+      attemptNumber: 1,
+      outcome: 'http_error',
+      statusCode: 500,
+      error: null,
+      latencyMs: 12,
+      responseSummary: { status: 500, headers: {}, body: 'down', truncated: false },
+      signedAt: recordedAt,
+      signedTimestamp: String(Math.floor(recordedAt.getTime() / 1000)),
+      signingKeyId: subscription.activeKeyId,
+      actor: 'system',
+      address: '127.0.0.1',
+      createdAt: recordedAt,
+    });
+    const count = receiver.requests.length;
+    const result = await attemptDelivery(input(delivery, 1, { retryInSeconds: 30 }));
+    assert.deepEqual([result.outcome, result.deliveryStatus], ['http_error', 'pending']);
+    assert.equal(receiver.requests.length, count, 'not sent again');
+    const stored = await store.deliveries.findById(delivery._id);
+    assert.equal(stored?.attemptCount, 1);
+    assert.equal(stored?.lastResponseSummary?.body, 'down');
+    assert.equal(stored?.nextAttemptAt?.getTime(), recordedAt.getTime() + 30_000, 'due 30 s after that attempt');
+    const last = await attemptDelivery(input(delivery, 1, { retryInSeconds: null }));
+    assert.equal(last.deliveryStatus, 'failed', 'the last attempt ends the delivery even when re-settled');
+  });
+
   it('keeps a failed delivery pending with its next attempt time, then fails it on the last attempt', async () => {
     receiver.respond(() => ({ status: 500, body: 'x'.repeat(10_000) }));
     const { delivery } = await newDelivery();

@@ -198,6 +198,28 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     assert.deepEqual(actors, ['system', 'system', 'manual']);
   });
 
+  it('honours a retryNow that arrives during the last attempt of a run: one more attempt at once', async () => {
+    const input = newInput({ actor: 'manual', followSchedule: false });
+    let release = (): void => {};
+    let started = (): void => {};
+    const attemptStarted = new Promise<void>((resolve) => (started = resolve));
+    receivers.set(input.deliveryId, async (n) => {
+      if (n !== 1) return 'succeeded';
+      started();
+      await new Promise<void>((resolve) => (release = resolve));
+      return 'http_error';
+    });
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
+    const result = handle.result();
+    await attemptStarted;
+    await handle.signal(retryNowSignal);
+    await waitForWorkflowTaskAfterSignal(handle);
+    release();
+    assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
+    const made = calls.get(input.deliveryId)?.map((i) => `${i.attemptNumber} ${i.actor} ${i.retryInSeconds}`);
+    assert.deepEqual(made, ['1 manual null', '2 manual null']);
+  });
+
   it('makes exactly one attempt in a manual re-run started with signalWithStart (followSchedule: false)', async () => {
     const failed = newInput();
     assert.equal((await env.client.workflow.execute(deliveryWorkflow, startOptions(failed))).status, 'failed');

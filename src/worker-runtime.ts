@@ -35,19 +35,29 @@ export async function createWorkerRuntime(
   const master = loadMasterKey(config);
   if (master.warning) log.warn(master.warning);
   const mongo = createMongo(config);
-  await mongo.client.connect();
-  await ensureIndexes(mongo.db);
-  const store = createStore(mongo.db);
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT });
   const temporal = createTemporal(config);
-  await assertSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const worker = await createHeraldWorker({
-    config,
-    connection,
-    activities: createActivities({ store, vault: createKeyVault(master.key), http }),
-    ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
-  });
+  let connection: NativeConnection | undefined;
+  const closeAll = async (): Promise<void> => {
+    await Promise.allSettled([http.close(), temporal.close(), connection?.close(), mongo.client.close()]);
+  };
+  let worker: Worker;
+  const store = createStore(mongo.db);
+  try {
+    await mongo.client.connect();
+    await ensureIndexes(mongo.db);
+    await assertSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
+    connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    worker = await createHeraldWorker({
+      config,
+      connection,
+      activities: createActivities({ store, vault: createKeyVault(master.key), http }),
+      ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
+    });
+  } catch (err) {
+    await closeAll(); // a failed start-up leaves no connection open
+    throw err;
+  }
   const sweeper = createSweeper({
     store,
     fanOut: createFanOut({ store, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
@@ -63,7 +73,7 @@ export async function createWorkerRuntime(
         await worker.run();
       } finally {
         await sweeper.stop();
-        await Promise.allSettled([http.close(), temporal.close(), connection.close(), mongo.client.close()]);
+        await closeAll();
       }
     },
     shutdown() {

@@ -22,8 +22,17 @@ export function createSweeper(options: SweeperOptions) {
 
   async function sweepOnce(now = new Date()): Promise<number> {
     const stale = await store.events.findNotFannedOut(new Date(now.getTime() - graceMs), batch);
-    for (const event of stale) await fanOut.handOff(event);
-    return stale.length;
+    let handedOff = 0;
+    for (const event of stale) {
+      // One event that keeps failing must not hold back the ones after it.
+      try {
+        await fanOut.handOff(event);
+        handedOff += 1;
+      } catch (err) {
+        onError?.(err);
+      }
+    }
+    return handedOff;
   }
 
   return {

@@ -6,6 +6,7 @@ import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../stor
 import type { Store } from '../store/index.js';
 import { attemptResultUpdate, deliveryWorkflowType } from '../../workflows/messages.js';
 import { deliveryStartOptions } from './start-delivery.js';
+import { withTimeout } from '../util/with-timeout.js';
 
 export interface TestSendResult {
   event: EventDoc;
@@ -69,10 +70,23 @@ export async function sendTestDelivery(
     }),
     workflowIdConflictPolicy: 'FAIL',
   });
-  const result = await client.workflow.executeUpdateWithStart(attemptResultUpdate, {
-    args: [1],
-    startWorkflowOperation: start,
-  });
+  let result;
+  try {
+    result = await client.workflow.executeUpdateWithStart(attemptResultUpdate, {
+      args: [1],
+      startWorkflowOperation: start,
+    });
+  } catch (err) {
+    // No workflow, no attempt: end the delivery rather than leave it pending with nothing to run it. (The handle
+    // promise settles once the start is answered; a failure before any request leaves it unsettled.)
+    const started = await withTimeout(
+      start.workflowHandle().then(Boolean, () => false),
+      1000,
+      false,
+    );
+    if (!started) await store.deliveries.cancel(delivery._id, 'not_started', new Date());
+    throw err;
+  }
   const [stored, attempt] = await Promise.all([
     store.deliveries.findById(delivery._id),
     result.attemptId ? store.deliveries.findAttempt(delivery._id, 1) : null,

@@ -72,6 +72,18 @@ export function createDeliveriesRepo(db: Db) {
       return await attempts.findOne({ deliveryId, attemptNumber });
     },
 
+    /** The highest recorded attempt number (0 when none): a new run numbers its attempts after it. */
+    async lastAttemptNumber(deliveryId: string): Promise<number> {
+      const [last] = await attempts.find({ deliveryId }).sort({ attemptNumber: -1 }).limit(1).toArray();
+      return last?.attemptNumber ?? 0;
+    },
+
+    /** Puts back the status fields of `previous` (a reopened delivery whose new run could not start). */
+    async restore(previous: DeliveryDoc): Promise<void> {
+      const { status, terminalReason, nextAttemptAt } = previous;
+      await deliveries.updateOne({ _id: previous._id }, { $set: { status, terminalReason, nextAttemptAt } });
+    },
+
     async listAttempts(deliveryId: string): Promise<AttemptDoc[]> {
       return await attempts.find({ deliveryId }).sort({ attemptNumber: 1 }).toArray();
     },

@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HeraldApiError } from '../../src/client/http.js';
+import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { assertSignedDelivery, eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 
@@ -91,6 +92,23 @@ describe('test deliveries, the delivery listing and retry errors (dev server)', 
     await assert.rejects(
       s.alice.client.retryDelivery(res.delivery.id),
       (err: unknown) => isError(409)(err) && (err as HeraldApiError).body?.error === 'subscription_deleted',
+    );
+  });
+
+  it('retries a pending delivery whose workflow was terminated: a new run, numbered after the last attempt', async () => {
+    s.answers.set('/terminated', 500);
+    const subscription = await s.subscribe('/terminated');
+    const { delivery } = await s.alice.client.sendTestDelivery(subscription.id);
+    await s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(delivery.id)).terminate('by an operator');
+    s.answers.set('/terminated', 204);
+    await s.alice.client.retryDelivery(delivery.id);
+    const done = await eventually(async () => {
+      const d = await s.alice.client.getDelivery(delivery.id);
+      return d.status === 'succeeded' ? d : undefined;
+    });
+    assert.deepEqual(
+      done.attempts.map((a) => `${a.attemptNumber} ${a.outcome} ${a.actor}`),
+      ['1 http_error test', '2 succeeded manual'],
     );
   });
 });

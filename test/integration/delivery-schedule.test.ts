@@ -216,6 +216,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     await waitForWorkflowTaskAfterSignal(handle);
     release();
     assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
+    await timeline(handle, 'retry-during-last-attempt');
     const made = calls.get(input.deliveryId)?.map((i) => `${i.attemptNumber} ${i.actor} ${i.retryInSeconds}`);
     assert.deepEqual(made, ['1 manual null', '2 manual null']);
   });

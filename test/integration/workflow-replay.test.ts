@@ -17,6 +17,7 @@ const expected = {
   'succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0 },
   'manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0 },
   'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2 },
+  'retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0 },
 } as const;
 type FixtureName = keyof typeof expected;
 

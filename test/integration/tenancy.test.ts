@@ -110,4 +110,31 @@ describe('tenant isolation across every integrator route', () => {
     const credential = await client.credential();
     assert.equal(credential.integratorId, bob.integrator.integratorId);
   });
+
+  it('gives the same answers through every typed HeraldClient method', async () => {
+    const client = bob.integrator.client;
+    const sub = alice.subscription._id;
+    const calls: [string, () => Promise<unknown>][] = [
+      ['getDelivery', () => client.getDelivery(alice.delivery._id)],
+      ['retryDelivery', () => client.retryDelivery(alice.delivery._id)],
+      ['sendTestDelivery', () => client.sendTestDelivery(sub)],
+      ['getSubscription', () => client.getSubscription(sub)],
+      ['updateSubscription', () => client.updateSubscription(sub, { description: 'mine now' })],
+      ['rotateSubscriptionKey', () => client.rotateSubscriptionKey(sub)],
+      ['deleteSubscription', () => client.deleteSubscription(sub)],
+    ];
+    for (const [name, call] of calls) {
+      await assert.rejects(call(), (err: unknown) => err instanceof HeraldApiError && err.status === 404, name);
+    }
+    const ids = async <T extends { id: string }>(items: AsyncIterable<T>) => {
+      const out: string[] = [];
+      for await (const item of items) out.push(item.id);
+      return out;
+    };
+    assert.deepEqual(await ids(client.listDeliveries({ subscriptionId: sub })), []);
+    assert.deepEqual(await ids(client.listDeliveries()), [bob.delivery._id]);
+    assert.deepEqual(await ids(client.listSubscriptions()), [bob.subscription._id]);
+    assert.deepEqual(await ids(client.listEvents()), [bob.event._id]);
+    assert.deepEqual(await app.store.subscriptions.findById(sub), alice.subscription, 'untouched');
+  });
 });

@@ -1,7 +1,7 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities/index.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createKeyVault } from './crypto/key-encryption.js';
 import { loadMasterKey } from './crypto/master-key.js';
 import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
@@ -33,7 +33,12 @@ export async function createWorkerRuntime(
 ): Promise<WorkerRuntime> {
   const log = options.logger ?? console;
   const master = loadMasterKey(config);
-  if (master.warning) log.warn(master.warning);
+  // A per-process key could never open the keys the API process sealed: every delivery would fail.
+  if (master.source === 'ephemeral')
+    throw new ConfigError(
+      'Invalid configuration:\n  HERALD_MASTER_KEY: the worker needs HERALD_MASTER_KEY or HERALD_MASTER_KEY_FILE, ' +
+        'the same as the API, to open the signing keys the API sealed',
+    );
   const mongo = createMongo(config);
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT });
   const temporal = createTemporal(config);

@@ -1,5 +1,6 @@
 // The whole delivery — real workflow, real activity, real MongoDB-wire server, real HTTPS receiver — on the
 // time-skipping server: the retry schedule as the receiver sees it, in workflow time read from the history.
+// HERALD_RECORD_HISTORIES=1 npm test -- <this file> re-records the replay fixture cancelled-after-delete.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,7 @@ import { createStore } from '../../src/store/index.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
 import { createMongo } from '../../src/store/mongo.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
+import { writeHistory } from '../fixtures/histories/history-json.js';
 import { lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
 import { requireEnv, testConfig } from '../helpers/env.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/receiver.js';
@@ -33,6 +35,8 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
   const integratorId = randomUUID();
   /** Per path: how many requests fail (500) before the receiver answers 204. */
   const failures = new Map<string, number>();
+  /** Per path: run once, while the first request is being answered. */
+  const duringFirst = new Map<string, () => Promise<void>>();
   let receiver: HttpsReceiver;
   let env: TestWorkflowEnvironment;
   let worker: Worker;
@@ -40,7 +44,10 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
 
   before(async () => {
     await ensureIndexes(mongo.db);
-    receiver = await startHttpsReceiver((r) => {
+    receiver = await startHttpsReceiver(async (r) => {
+      const hook = duringFirst.get(r.url);
+      duringFirst.delete(r.url);
+      await hook?.();
       const seen = receiver.requests.filter((x) => x.url === r.url).length;
       return { status: seen <= (failures.get(r.url) ?? Infinity) ? 500 : 204 };
     });
@@ -67,11 +74,12 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
   });
 
   /** Delivers one event to `path` and returns the workflow's result and attempt offsets (s, workflow time). */
-  async function deliver(path: string) {
+  async function deliver(path: string, whileFirstAttempt?: (subscriptionId: string) => Promise<void>) {
     const { subscription } = await seedSubscription(store, vault, {
       integratorId,
       url: `https://hooks.example.com:${receiver.port}${path}`,
     });
+    if (whileFirstAttempt) duringFirst.set(path, () => whileFirstAttempt(subscription._id));
     const event = lifecycleEvent(integratorId);
     await store.events.insertOnce(event);
     const delivery = await store.deliveries.createOnce({
@@ -83,7 +91,9 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
     await startDeliveryWorkflow(env.client, config.TEMPORAL_TASK_QUEUE, delivery);
     const handle = env.client.workflow.getHandle(deliveryWorkflowId(delivery._id));
     const result: unknown = await handle.result();
-    const events = (await handle.fetchHistory()).events;
+    const history = await handle.fetchHistory();
+    if (process.env.HERALD_RECORD_HISTORIES && whileFirstAttempt) await writeHistory('cancelled-after-delete', history);
+    const events = history.events;
     const start = timestampMs(eventsOfType(events, 'workflowExecutionStartedEventAttributes')[0]?.eventTime);
     const offsets = eventsOfType(events, 'activityTaskScheduledEventAttributes').map(
       (e) => (timestampMs(e.eventTime) - start) / 1000,
@@ -123,5 +133,16 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
         [4, 'succeeded', 204],
       ],
     );
+  });
+
+  it('a subscription deleted during the wait: the next attempt sends nothing, and the delivery ends cancelled', async () => {
+    const { result, requests, record } = await deliver('/deleted-in-wait', async (subscriptionId) => {
+      await store.subscriptions.collection.updateOne({ _id: subscriptionId }, { $set: { deletedAt: new Date() } });
+    });
+    assert.deepEqual(result, { status: 'cancelled', attempts: 1 }, 'the call that made no attempt is not counted');
+    assert.equal(requests.length, 1);
+    assert.equal(record?.status, 'cancelled');
+    assert.equal(record?.terminalReason, 'subscription_deleted');
+    assert.equal(record?.attemptCount, 1);
   });
 });

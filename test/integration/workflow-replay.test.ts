@@ -18,6 +18,7 @@ const expected = {
   'manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0 },
   'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2 },
   'retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0 },
+  'cancelled-after-delete': { activities: 2, timers: 1, signals: 0, updates: 0 },
 } as const;
 type FixtureName = keyof typeof expected;
 

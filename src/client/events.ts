@@ -1,29 +1,10 @@
+import type { z } from 'zod';
+import type { listEventsResponse } from '../api/schemas/events.js';
 import type { HistoryEventType, LifecycleEventType, Provider } from '../domain/event-types.js';
 
-/** §2.1 event history item, as GET /v1/query/events and POST /internal/v1/events answer it. */
-export interface EventHistoryItem {
-  id: string;
-  eventType: HistoryEventType;
-  occurredAt: string;
-  livemode: boolean;
-  payloadVersion: number;
-  integratorId: string;
-  accountId: string | null;
-  userId: string | null;
-  entityId: string | null;
-  beneficiaryId: string | null;
-  transactionId: string | null;
-  provider: Provider | null;
-  providerEventId: string | null;
-  data: unknown;
-  createdAt: string;
-}
-
-/** §2.2 */
-export interface EventPage {
-  events: EventHistoryItem[];
-  nextCursor: string | null;
-}
+/** §2.1 history item and §2.2 page, as the API's zod schemas define them (src/api/schemas/events.ts). */
+export type { EventHistoryItem } from '../api/schemas/events.js';
+export type EventPage = z.infer<typeof listEventsResponse>;
 
 /** §4.1 filters; dates may be given as Date or ISO-8601 strings. createdAfter/createdBefore are exclusive. */
 export interface EventFilters {

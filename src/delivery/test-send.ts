@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { serializeEventPayload } from '../domain/event-payload.js';
+import { newEventDoc } from '../domain/event-record.js';
 import { TEST_EVENT_TYPE } from '../domain/event-types.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
@@ -32,16 +32,8 @@ export function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc
     providerEventId: null,
     data: { message: 'A test delivery from Herald.', subscriptionId: subscription._id },
   } as const;
-  const { id, ...rest } = fields;
-  return {
-    _id: id,
-    ...rest,
-    createdAt: now,
-    body: serializeEventPayload(fields),
-    // Test events go to their one subscription only, never through the fan-out.
-    fanoutAt: now,
-    sourceSubscriptionId: subscription._id,
-  };
+  // Test events go to their one subscription only, never through the fan-out.
+  return { ...newEventDoc(fields, now), fanoutAt: now, sourceSubscriptionId: subscription._id };
 }
 
 /**

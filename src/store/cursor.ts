@@ -18,6 +18,19 @@ export function after<T extends { createdAt: Date; _id: string }>(position: Posi
   } as Filter<T>;
 }
 
+/**
+ * A page out of `limit + 1` rows read after a position: the extra row only tells that a next page exists, which
+ * then starts after the page's last item (null on the last page).
+ */
+export function keysetPage<T extends { createdAt: Date; _id: string }>(
+  rows: readonly T[],
+  limit: number,
+): { page: T[]; next: Position | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last._id } : null };
+}
+
 /** A canonical digest of the filters a cursor was made with (order-independent, undefined values dropped). */
 export function filterDigest(filters: Record<string, unknown>): string {
   const canonical = Object.keys(filters)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { p256 } from '@noble/curves/nist.js';
 import { generateSigningKey, type KeyVault } from '../../src/crypto/key-encryption.js';
-import { serializeEventPayload } from '../../src/domain/event-payload.js';
+import { newEventDoc } from '../../src/domain/event-record.js';
 import type { LifecycleEventType } from '../../src/domain/event-types.js';
 import type { EventDoc, SubscriptionDoc } from '../../src/store/documents.js';
 import type { Store } from '../../src/store/index.js';
@@ -27,8 +27,7 @@ export function lifecycleEvent(integratorId: string, eventType: LifecycleEventTy
     providerEventId: 'prov-1',
     data: { note: 'ünïcode ✓', amount: '10.00' },
   } as const;
-  const { id, ...rest } = fields;
-  return { _id: id, ...rest, createdAt: new Date(), body: serializeEventPayload(fields), fanoutAt: null };
+  return newEventDoc(fields);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { retryDelivery } from '../../delivery/manual-retry.js';
+import { keysetPage } from '../../store/cursor.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
 import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 import { integratorOf } from '../request-context.js';
@@ -33,15 +34,10 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       const integratorId = integratorOf(request);
       const { cursor, limit, ...filters } = request.query;
       const position = cursor === undefined ? null : app.cursors.decode('deliveries', cursor, filters);
-      const found = await repo.list(integratorId, filters, position, limit + 1);
-      const page = found.slice(0, limit);
-      const last = page.at(-1);
+      const { page, next } = keysetPage(await repo.list(integratorId, filters, position, limit + 1), limit);
       return {
         deliveries: page.map(deliveryView),
-        nextCursor:
-          found.length > limit && last
-            ? app.cursors.encode('deliveries', { createdAt: last.createdAt, id: last._id }, filters)
-            : null,
+        nextCursor: next && app.cursors.encode('deliveries', next, filters),
       };
     },
   );

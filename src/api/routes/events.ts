@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { keysetPage } from '../../store/cursor.js';
 import { eventPageJson } from '../../domain/event-record.js';
 import { integratorOf } from '../request-context.js';
 import { sendJsonText } from '../send-json.js';
@@ -32,16 +33,11 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       // The integrator is bound too, so a cursor that leaks to another integrator is refused, not reinterpreted.
       const binding = { integratorId, ...filters };
       const position = cursor === undefined ? undefined : app.cursors.decode(CURSOR_SCOPE, cursor, binding);
-      // One row beyond the page tells whether a next page exists, so the last page says nextCursor: null.
       const rows = await app.store.events.list(integratorId, filters, position, limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      const next =
-        rows.length > limit && last
-          ? app.cursors.encode(CURSOR_SCOPE, { createdAt: last.createdAt, id: last._id }, binding)
-          : null;
+      const { page, next } = keysetPage(rows, limit);
+      const nextCursor = next && app.cursors.encode(CURSOR_SCOPE, next, binding);
       // Items are the stored delivery bodies plus createdAt (src/domain/event-record.ts), already JSON.
-      return await sendJsonText(reply, 200, eventPageJson(page, next));
+      return await sendJsonText(reply, 200, eventPageJson(page, nextCursor));
     },
   );
 };

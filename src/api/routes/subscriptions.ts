@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { keysetPage } from '../../store/cursor.js';
 import { z } from 'zod';
 import { cancelPendingDeliveries } from '../../delivery/cancel-pending.js';
 import type { SubscriptionDoc } from '../../store/documents.js';
@@ -82,20 +83,14 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       // The integrator is bound too, so a cursor leaked to another integrator is refused, not reinterpreted.
       const binding = { integratorId, ...filters };
       const position = cursor === undefined ? null : app.cursors.decode(CURSOR_SCOPE, cursor, binding);
-      // One row beyond the page tells whether a next page exists, so the last page says nextCursor: null.
-      const rows = await repo.list(integratorId, filters, position, limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
+      const { page, next } = keysetPage(await repo.list(integratorId, filters, position, limit + 1), limit);
       const keys = await repo.listKeys(
         integratorId,
         page.map((d) => d._id),
       );
       return {
         subscriptions: subscriptionViews(page, keys),
-        nextCursor:
-          rows.length > limit && last
-            ? app.cursors.encode(CURSOR_SCOPE, { createdAt: last.createdAt, id: last._id }, binding)
-            : null,
+        nextCursor: next && app.cursors.encode(CURSOR_SCOPE, next, binding),
       };
     },
   );

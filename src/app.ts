@@ -1,11 +1,11 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { connectionsPlugin } from './api/plugins/external/connections.js';
 import { openapiPlugin } from './api/plugins/external/openapi.js';
 import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
 import { rawBodyPlugin } from './api/plugins/app/raw-body.js';
-import { adminAuthPlugin } from './api/plugins/app/admin-auth.js';
+import { authFailuresPlugin } from './api/plugins/app/auth-failures.js';
 import { integratorAuthPlugin } from './api/plugins/app/integrator-auth.js';
 import { storePlugin } from './api/plugins/app/store.js';
 import { vaultPlugin } from './api/plugins/app/vault.js';
@@ -21,10 +21,17 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Create the indexes at start-up (default true). Off only to probe readiness against a server that is down. */
   ensureIndexes?: boolean;
+  /** Called for every route registered, first of all hooks (the route-walk test collects them with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the app in layers: external connections → app plugins → routes. It does not listen. */
-export async function buildApp({ config, logger, ensureIndexes = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  logger,
+  ensureIndexes = true,
+  onRoute,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.LOG_LEVEL,
@@ -38,6 +45,7 @@ export async function buildApp({ config, logger, ensureIndexes = true }: BuildAp
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   // 1. external
   await app.register(connectionsPlugin, { config, ensureIndexes });
@@ -48,7 +56,7 @@ export async function buildApp({ config, logger, ensureIndexes = true }: BuildAp
   await app.register(storePlugin);
   await app.register(fanOutPlugin);
   await app.register(rawBodyPlugin);
-  await app.register(adminAuthPlugin);
+  await app.register(authFailuresPlugin);
   await app.register(integratorAuthPlugin);
   // 3. routes
   await registerRoutes(app);

@@ -51,6 +51,13 @@ export const configSchema = z.object({
   HERALD_CURSOR_SECRET: optionalString,
   HERALD_DNS_STATIC: dnsStatic,
   HERALD_ALLOW_CIDRS: list,
+  /** Failed authentications (integrator or admin) allowed per client address per window, then 429. */
+  HERALD_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(30),
+  HERALD_AUTH_FAILURE_WINDOW_SEC: z.coerce.number().int().min(1).default(60),
+  /** Per-integrator quotas: live subscriptions; key rotations and test sends per hour (429 beyond). */
+  HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
+  HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  HERALD_TEST_SENDS_PER_HOUR: z.coerce.number().int().min(1).default(60),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

@@ -27,6 +27,19 @@ const SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
 
 const fail = (cause: string): AuthResult => ({ ok: false, cause });
 
+/** Why these headers cannot be a credential (missing or malformed), or undefined when their shapes are right. */
+export function hasCredentialShape(
+  pubkey: string | undefined,
+  timestamp: string | undefined,
+  signature: string | undefined,
+): string | undefined {
+  if (pubkey === undefined || timestamp === undefined || signature === undefined) return 'missing header';
+  if (!PUBKEY.test(pubkey)) return 'X-Pubkey is not 0x + a 33-byte compressed key';
+  if (!TIMESTAMP.test(timestamp)) return 'X-Timestamp is not decimal Unix seconds';
+  if (!SIGNATURE.test(signature)) return 'X-Signature is not 0x + DER hex';
+  return undefined;
+}
+
 /**
  * Checks the three headers of §5 in order of cost: shapes, the time window, the key (cached), the signature
  * (OpenSSL), and last the replay cache, so that only verified messages are remembered.
@@ -35,12 +48,11 @@ export function createAuthenticator(deps: { keys: KeyCache; replay: ReplayCache;
   const now = deps.now ?? Date.now;
   return async function authenticate(req: SignedRequest): Promise<AuthResult> {
     const { pubkey, timestamp, signature } = req;
-    if (pubkey === undefined || timestamp === undefined || signature === undefined) return fail('missing header');
-    if (!PUBKEY.test(pubkey)) return fail('X-Pubkey is not 0x + a 33-byte compressed key');
-    if (!TIMESTAMP.test(timestamp)) return fail('X-Timestamp is not decimal Unix seconds');
+    const malformed = hasCredentialShape(pubkey, timestamp, signature);
+    if (malformed !== undefined || pubkey === undefined || timestamp === undefined || signature === undefined)
+      return fail(malformed ?? 'missing header');
     const skew = Math.abs(now() / 1000 - Number(timestamp));
     if (skew > TIMESTAMP_TOLERANCE_SEC) return fail(`X-Timestamp is ${Math.round(skew)} s from server time`);
-    if (!SIGNATURE.test(signature)) return fail('X-Signature is not 0x + DER hex');
 
     const publicKey = pubkey.slice(2).toLowerCase();
     // An off-curve or unregistered key is simply not found (registered keys were validated on the way in).

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
+import { integratorScope } from '../../src/api/scopes/integrator-scope.js';
 import { testConfig } from './env.js';
 
 /**
  * The real app over the test bed's servers, with a private database; drop it with `closeTestApp`.
- * `extraRoutes` registers test-only routes before the app is ready (they get the same hooks as real ones).
+ * `extraRoutes` registers test-only routes in an integrator scope before the app is ready (guarded like real ones).
  */
 export async function buildTestApp(
   overrides: Record<string, string> = {},
@@ -13,7 +14,7 @@ export async function buildTestApp(
 ): Promise<{ app: FastifyInstance; config: Config }> {
   const config = testConfig(overrides);
   const app = await buildApp({ config, logger: false });
-  extraRoutes?.(app);
+  if (extraRoutes) await app.register(integratorScope, { routes: [async (scope) => extraRoutes(scope)] });
   await app.ready();
   return { app, config };
 }

@@ -4,8 +4,6 @@ import { sendJsonText } from '../send-json.js';
 import { badRequest, conflict, errorResponses } from '../errors.js';
 import { eventHistoryItem, publishEventBody } from '../schemas/events.js';
 
-const adminSecurity = [{ adminToken: [] }];
-
 /**
  * The platform publishes lifecycle events here (admin bearer token). Stored once per id, then handed to the
  * fan-out; see docs/events.md for the contract and README "Event hand-off to delivery" for the crash story.
@@ -16,7 +14,6 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['internal: events'],
-        security: adminSecurity,
         summary: 'Publish a lifecycle event (idempotent on id)',
         description:
           '201 with the stored event the first time; 200 with the stored event when the same event (same id and ' +

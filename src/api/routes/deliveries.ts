@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { retryDelivery } from '../../delivery/manual-retry.js';
 import { keysetPage } from '../../store/cursor.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
-import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 import { integratorOf } from '../request-context.js';
 import {
   delivery,
@@ -24,7 +23,6 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'The delivery history, newest first',
         querystring: deliveriesQuery,
         response: { 200: deliveryPage, ...errorResponses(400, 401) },
@@ -47,7 +45,6 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'A delivery with its attempts',
         params: deliveryParams,
         response: { 200: deliveryWithAttempts, ...errorResponses(400, 401, 404) },
@@ -65,7 +62,6 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Attempt a delivery now',
         description:
           'A pending delivery attempts at once and then keeps its schedule; a terminal one (succeeded, failed, ' +

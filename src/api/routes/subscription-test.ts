@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { sendTestDelivery } from '../../delivery/test-send.js';
 import { withTimeout } from '../../util/with-timeout.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
-import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 import { integratorOf } from '../request-context.js';
 import { testDeliveryResponse } from '../schemas/deliveries.js';
 import { uuid } from '../schemas/common.js';
@@ -18,7 +17,6 @@ export const subscriptionTestRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['subscriptions'],
-        security: integratorSecurity,
         summary: 'Send a signed test delivery',
         description:
           'Stores a webhook.test event and its delivery, makes the first attempt through the delivery workflow and ' +

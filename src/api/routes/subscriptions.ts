@@ -6,7 +6,6 @@ import { cancelPendingDeliveries } from '../../delivery/cancel-pending.js';
 import type { SubscriptionDoc } from '../../store/documents.js';
 import type { SubscriptionChanges } from '../../store/subscriptions-repo.js';
 import { errorResponses, notFound } from '../errors.js';
-import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 import { integratorOf } from '../request-context.js';
 import {
   createSubscriptionBody,
@@ -34,7 +33,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Create a subscription and its P-256 signing key',
         description:
           'The URL must satisfy every callback-URL rule (§6.3), else 400 invalid_callback_url naming the rule. ' +
@@ -70,7 +68,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'List subscriptions, newest first',
         description: 'Keyset-paged like the events listing; a cursor is valid only with the filters it was issued for.',
         querystring: listSubscriptionsQuery,
@@ -100,7 +97,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'A subscription with all its signing keys',
         params: subscriptionParams,
         response: { 200: subscription, ...errorResponses(400, 401, 404) },
@@ -118,7 +114,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Change url, eventTypes, description or status',
         description:
           'At least one field. A new url is checked against every callback-URL rule again. status disabled stops new ' +
@@ -149,7 +144,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Delete a subscription',
         description:
           'It is gone at once (404 everywhere). Its pending deliveries end as cancelled (subscription_deleted) ' +
@@ -176,7 +170,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Replace the active signing key',
         description:
           'A new P-256 key (new keyId and publicKey) signs every attempt from now on. Earlier keys stay listed as ' +

@@ -10,6 +10,7 @@ import { integratorAuthPlugin } from './api/plugins/app/integrator-auth.js';
 import { storePlugin } from './api/plugins/app/store.js';
 import { vaultPlugin } from './api/plugins/app/vault.js';
 import { fanOutPlugin } from './api/plugins/app/fan-out.js';
+import { expirySweeperPlugin } from './api/plugins/app/expiry-sweeper.js';
 import { registerRoutes } from './api/routes/index.js';
 import { OneLinePerRequest } from './api/log-controller.js';
 
@@ -55,6 +56,7 @@ export async function buildApp({
   await app.register(vaultPlugin);
   await app.register(storePlugin);
   await app.register(fanOutPlugin);
+  await app.register(expirySweeperPlugin);
   await app.register(rawBodyPlugin);
   await app.register(authFailuresPlugin);
   await app.register(integratorAuthPlugin);

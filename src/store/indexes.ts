@@ -1,4 +1,4 @@
-import type { Db, IndexDescription } from 'mongodb';
+import { MongoServerError, type Db, type IndexDescription } from 'mongodb';
 
 /**
  * Every index Herald needs, declared in one place and created at start-up.
@@ -39,13 +39,23 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
   ],
   attempts: [{ key: { deliveryId: 1, attemptNumber: 1 }, name: 'delivery_attempt_unique', unique: true }],
+  // Replay digests and quota windows: a real MongoDB expires them itself; the API also sweeps them in code, since
+  // the MongoDB-wire server keeps TTL indexes without expiring anything (src/store/expiring-repo.ts).
+  replays: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
+  quotas: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
 };
+
+/** A TTL index the server does not implement (the MongoDB-wire server): expiry then relies on the code's sweep. */
+const ttlNotImplemented = (spec: IndexDescription, err: unknown): boolean =>
+  spec.expireAfterSeconds !== undefined && err instanceof MongoServerError && err.code === 238;
 
 /**
  * Creates the indexes that are missing, one per call. Idempotent: the API and the worker both run it at start-up.
  * (FerretDB v1.24 drops the connection when one createIndexes call names two or more indexes that all exist.)
+ * Returns the names of TTL indexes the server refused as not implemented.
  */
-export async function ensureIndexes(db: Db): Promise<void> {
+export async function ensureIndexes(db: Db): Promise<{ skippedTtl: string[] }> {
+  const skippedTtl: string[] = [];
   for (const [name, specs] of Object.entries(indexes)) {
     const collection = db.collection(name);
     const existing = new Set(
@@ -55,6 +65,13 @@ export async function ensureIndexes(db: Db): Promise<void> {
         .toArray()
         .catch(() => []),
     );
-    for (const spec of specs) if (!existing.has(spec.name)) await collection.createIndexes([spec]);
+    for (const spec of specs) {
+      if (existing.has(spec.name)) continue;
+      await collection.createIndexes([spec]).catch((err: unknown) => {
+        if (!ttlNotImplemented(spec, err)) throw err;
+        skippedTtl.push(`${name}.${spec.name}`);
+      });
+    }
   }
+  return { skippedTtl };
 }

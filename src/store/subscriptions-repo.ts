@@ -78,6 +78,11 @@ export function createSubscriptionsRepo(db: Db) {
         .toArray();
     },
 
+    /** How many live (not deleted) subscriptions the integrator has: its subscription quota. */
+    async countLive(integratorId: string): Promise<number> {
+      return await subscriptions.countDocuments({ integratorId, deletedAt: null });
+    },
+
     /**
      * Stores a subscription with its first key. The key goes first: a crash in between leaves a key nothing refers
      * to (never used, never listed), never a subscription without its key.

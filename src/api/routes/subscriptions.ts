@@ -16,6 +16,7 @@ import {
   updateSubscriptionBody,
 } from '../schemas/subscriptions.js';
 import { acceptedCallbackUrl, newSigningKey, storedEventTypes } from '../subscription-input.js';
+import { checkSubscriptionQuota, takeHourlyQuota } from '../quotas.js';
 import { subscriptionView, subscriptionViews } from '../views/subscriptions.js';
 
 const tags = ['subscriptions'];
@@ -38,13 +39,14 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           'The URL must satisfy every callback-URL rule (§6.3), else 400 invalid_callback_url naming the rule. ' +
           'Omitted or empty eventTypes = all subscribable types. Answers the subscription with its active publicKey.',
         body: createSubscriptionBody,
-        response: { 201: subscription, ...errorResponses(400, 401) },
+        response: { 201: subscription, ...errorResponses(400, 401, 409) },
       },
     },
     async (request, reply) => {
       const integratorId = integratorOf(request);
       const { url, eventTypes, description } = request.body;
       const href = await acceptedCallbackUrl(app.callbackUrls, url);
+      await checkSubscriptionQuota(app, integratorId);
       const id = randomUUID();
       const created = await repo.create(
         {
@@ -175,12 +177,13 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           'A new P-256 key (new keyId and publicKey) signs every attempt from now on. Earlier keys stay listed as ' +
           'inactive with their keyId and publicKey, so deliveries signed before the rotation still verify.',
         params: subscriptionParams,
-        response: { 201: subscription, ...errorResponses(400, 401, 404) },
+        response: { 201: subscription, ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request, reply) => {
       const found = await repo.findLive(integratorOf(request), request.params.subscription_id);
       if (!found) throw notFound();
+      await takeHourlyQuota(app, found.integratorId, 'key_rotations');
       const rotated = await repo.rotateKey(found, newSigningKey(app.vault, found._id));
       if (!rotated) throw notFound(); // deleted meanwhile
       return await reply.code(201).send(await view(rotated));

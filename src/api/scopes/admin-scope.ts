@@ -18,8 +18,8 @@ export const adminScope: FastifyPluginAsync<ScopeOptions & { token: string }> = 
   scope.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, security: adminSecurity, hide: true };
   });
-  scope.addHook('onRequest', async (request, reply) => {
-    scope.authFailures.refuseIfBlocked(request, reply);
+  scope.addHook('onRequest', async (request) => {
+    scope.authFailures.refuseIfBlocked(request);
     const header = request.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') && header.length > 7 ? digest(header.slice(7)) : undefined;
     // Hashing first makes both sides 32 bytes, so the comparison leaks neither content nor length.

@@ -1,14 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createFailureLimiter } from '../../../auth/failure-limiter.js';
-import { HttpError } from '../../errors.js';
+import { tooMany } from '../../errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Failed authentications per client address (integrator and admin alike): 429 once over the limit. */
     authFailures: {
       /** Throws 429 `too_many_auth_failures` with Retry-After when the caller's address is blocked. */
-      refuseIfBlocked(request: FastifyRequest, reply: FastifyReply): void;
+      refuseIfBlocked(request: FastifyRequest): void;
       record(request: FastifyRequest): void;
     };
   }
@@ -21,11 +21,10 @@ export const authFailuresPlugin = fp(
       windowMs: app.config.HERALD_AUTH_FAILURE_WINDOW_SEC * 1000,
     });
     app.decorate('authFailures', {
-      refuseIfBlocked(request: FastifyRequest, reply: FastifyReply) {
+      refuseIfBlocked(request: FastifyRequest) {
         const wait = limiter.retryAfterSec(request.ip);
-        if (wait === 0) return;
-        void reply.header('retry-after', String(wait));
-        throw new HttpError(429, 'too_many_auth_failures', `too many failed authentications; retry in ${wait} s`);
+        if (wait > 0)
+          throw tooMany('too_many_auth_failures', `too many failed authentications; retry in ${wait} s`, wait);
       },
       record(request: FastifyRequest) {
         limiter.record(request.ip);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createAuthenticator, hasCredentialShape, TIMESTAMP_TOLERANCE_SEC } from '../../../auth/authenticator.js';
 import { createKeyCache, type KeyCache } from '../../../auth/key-cache.js';
@@ -11,7 +11,7 @@ declare module 'fastify' {
     /** The integrator guard's two hooks, installed by the integrator scope (src/api/scopes/integrator-scope.ts). */
     integratorAuth: {
       /** onRequest: a blocked address (429) or headers that cannot be a credential (401), before the body is read. */
-      precheck(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+      precheck(request: FastifyRequest): Promise<void>;
       /** preValidation: the full check of §5 over the raw body; sets request.integratorId and keyId. */
       authenticate(request: FastifyRequest): Promise<void>;
     };
@@ -33,7 +33,7 @@ export const integratorAuthPlugin = fp(
     const keys = createKeyCache(app.store.integrators);
     // The window is ±60 s, so a message can be replayed within 120 s of its first use.
     const replay = createReplayCache({ windowMs: 2 * TIMESTAMP_TOLERANCE_SEC * 1000 + 1000 });
-    const authenticate = createAuthenticator({ keys, replay });
+    const authenticate = createAuthenticator({ keys, replay, sharedReplay: app.store.expiring });
     app.decorate('authKeys', keys);
 
     const refuse = (request: FastifyRequest, cause: string): never => {
@@ -43,8 +43,8 @@ export const integratorAuthPlugin = fp(
     };
 
     app.decorate('integratorAuth', {
-      async precheck(request: FastifyRequest, reply: FastifyReply) {
-        app.authFailures.refuseIfBlocked(request, reply);
+      async precheck(request: FastifyRequest) {
+        app.authFailures.refuseIfBlocked(request);
         const cause = hasCredentialShape(
           header(request, 'x-pubkey'),
           header(request, 'x-timestamp'),

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { boundCommitLag } from '../../store/commit-lag.js';
 import { historyItemJson, newEventDoc } from '../../domain/event-record.js';
 import { sendJsonText } from '../send-json.js';
 import { badRequest, conflict, errorResponses } from '../errors.js';
@@ -29,10 +30,16 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
         throw badRequest('body.integratorId: no registered integrator has this id');
       }
       const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt) });
-      const { created, event } = await app.store.events.insertOnce(doc);
-      if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
+      const inserted = await app.store.events.insertOnce(doc);
+      const { created } = inserted;
+      if (!created && (inserted.event.body !== doc.body || inserted.event.integratorId !== doc.integratorId)) {
         throw conflict(`an event with id ${doc._id} already exists with different content`);
       }
+      // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md).
+      const event =
+        created || inserted.event.fanoutAt === null
+          ? await boundCommitLag(app.store.events, inserted.event, request.log)
+          : inserted.event;
       // A re-submission also repairs a hand-off that a crash interrupted; handOff is idempotent throughout.
       if (event.fanoutAt === null) await app.fanOut.handOff(event);
       return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));

@@ -31,11 +31,13 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const integratorId = integratorOf(request);
       const { cursor, limit, ...filters } = request.query;
-      const position = cursor === undefined ? null : app.cursors.decode('deliveries', cursor, filters);
+      // The integrator is bound too, so a cursor that leaks to another integrator is refused, not reinterpreted.
+      const binding = { integratorId, ...filters };
+      const position = cursor === undefined ? null : app.cursors.decode('deliveries', cursor, binding);
       const { page, next } = keysetPage(await repo.list(integratorId, filters, position, limit + 1), limit);
       return {
         deliveries: page.map(deliveryView),
-        nextCursor: next && app.cursors.encode('deliveries', next, filters),
+        nextCursor: next && app.cursors.encode('deliveries', next, binding),
       };
     },
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const uuid = z.uuid();
+/** A uuid in any case, normalised to lowercase (the stored form), so `ABC…` and `abc…` name the same thing everywhere. */
+export const uuid = z.uuid().toLowerCase();
 
 /** Fastify gives a repeated query parameter as an array; say so instead of "expected string, received array". */
 export const givenOnce = {

@@ -32,7 +32,8 @@ export type AttemptOutcome =
   | 'timeout'
   | 'connection_error' // refused, reset, DNS failure, TLS failure
   | 'blocked' // the callback host resolved to an address the policy forbids
-  | 'cancelled'; // the subscription was deleted or disabled: no request was made
+  | 'cancelled' // the subscription was deleted or disabled: no request was made
+  | 'signing_key_unavailable'; // the signing key could not be opened: no request was made, the delivery failed
 
 export interface AttemptResult {
   /** The recorded attempt; null when no attempt was made (outcome `cancelled`). */

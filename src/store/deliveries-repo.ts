@@ -133,6 +133,19 @@ export function createDeliveriesRepo(db: Db) {
       );
     },
 
+    /**
+     * Ends a pending delivery as failed without an attempt (its signing key cannot be opened); returns the status it
+     * has then (a delivery cancelled meanwhile stays cancelled).
+     */
+    async fail(id: string, terminalReason: string, at: Date): Promise<DeliveryStatus> {
+      const ended = await deliveries.findOneAndUpdate(
+        { _id: id, status: 'pending' },
+        { $set: { status: 'failed', terminalReason, nextAttemptAt: null, updatedAt: at } },
+        { returnDocument: 'after' },
+      );
+      return ended?.status ?? (await deliveries.findOne({ _id: id }))?.status ?? 'failed';
+    },
+
     /** A terminal delivery made pending again for a manual retry; null when it is not terminal any more. */
     async reopen(id: string, at: Date): Promise<DeliveryDoc | null> {
       return await deliveries.findOneAndUpdate(

@@ -32,7 +32,12 @@ export interface DeliveryStack {
   stop(): Promise<void>;
 }
 
-export async function startDeliveryStack(): Promise<DeliveryStack> {
+export interface DeliveryStackOptions {
+  /** The worker's logger (default console). */
+  readonly workerLogger?: NonNullable<Parameters<typeof createWorkerRuntime>[1]>['logger'];
+}
+
+export async function startDeliveryStack(options: DeliveryStackOptions = {}): Promise<DeliveryStack> {
   const answers = new Map<string, number>();
   const receiver = await startHttpsReceiver((r) => ({ status: answers.get(r.url) ?? 204 }));
   const { app, config } = await buildTestApp({
@@ -44,7 +49,9 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
     ...config,
     HERALD_DNS_STATIC: { ...config.HERALD_DNS_STATIC, 'rebind.example.com': ['10.0.0.5'] },
   });
-  const runtime = await createWorkerRuntime(workerConfig);
+  const runtime = await createWorkerRuntime(workerConfig, {
+    ...(options.workerLogger ? { logger: options.workerLogger } : {}),
+  });
   const running = runtime.run();
   const baseUrl = await listen(app);
   const alice = await registerIntegrator(app, baseUrl, 'alice');

@@ -2,6 +2,7 @@ import type { KeyVault } from '../src/crypto/key-encryption.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
 import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
+import { createPrepareRerun } from './prepare-rerun.js';
 import { createSigningKeyCache } from './signing-keys.js';
 
 export interface ActivityDeps {
@@ -30,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
       ...(deps.retried ? { retried: deps.retried } : {}),
       ...(deps.logError ? { logError: deps.logError } : {}),
     }),
+    prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
   };
 }
 

@@ -23,6 +23,8 @@ export interface DeliveryStack {
   readonly answers: Map<string, number>;
   readonly alice: TestIntegrator;
   readonly admin: HeraldAdminClient;
+  /** The API's address (real HTTP on loopback). */
+  readonly baseUrl: string;
   requestsTo(path: string): RecordedRequest[];
   /** Creates a subscription through the API, to `https://<host>:<receiver port><path>`. */
   subscribe(path: string, eventTypes?: SubscribableEventType[], host?: string, port?: number): Promise<Subscription>;
@@ -63,6 +65,7 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     answers,
     alice,
     admin,
+    baseUrl,
     requestsTo: (path) => receiver.requests.filter((r) => r.url === path),
     subscribe: (path, eventTypes, host = 'hooks.example.com', port = receiver.port) =>
       alice.client.createSubscription({ url: `https://${host}:${port}${path}`, ...(eventTypes ? { eventTypes } : {}) }),

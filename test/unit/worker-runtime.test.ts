@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { createWorkerRuntime } from '../../src/worker-runtime.js';
 
 describe('worker start-up', () => {
-  it('refuses to start without a configured master key, even with the API\'s ephemeral opt-in', async () => {
+  it("refuses to start without a configured master key, even with the API's ephemeral opt-in", async () => {
     const base = { NODE_ENV: 'development', MONGODB_URL: 'mongodb://127.0.0.1:1/' } as const;
     await assert.rejects(
       createWorkerRuntime(loadConfig(base)),

@@ -21,7 +21,7 @@ const expected = {
   'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2 },
   'retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0 },
   'cancelled-after-delete': { activities: 2, timers: 1, signals: 0, updates: 0 },
-  'retry-update-during-wait': { activities: 3, timers: 3, signals: 0, updates: 4 },
+  'retry-update-during-wait': { activities: 3, timers: 2, signals: 0, updates: 4 },
   'retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3 },
 } as const;
 type FixtureName = keyof typeof expected;

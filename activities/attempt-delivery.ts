@@ -5,7 +5,7 @@ import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptInput, AttemptResult, DeliveryStatus } from '../workflows/types.js';
-import type { createSigningKeyCache } from './signing-keys.js';
+import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 
 export interface AttemptDeps {
   readonly store: Store;
@@ -14,7 +14,13 @@ export interface AttemptDeps {
   readonly now?: () => Date;
   /** Whether this call is a retry of the activity (Temporal's attempt > 1). */
   readonly retried?: () => boolean;
+  /** Error-level log of faults that need an operator (default: the activity context's logger). */
+  readonly logError?: LogError;
 }
+
+export type LogError = (message: string, fields: Record<string, unknown>) => void;
+
+const activityLogError: LogError = (message, fields) => Context.current().log.error(message, fields);
 
 const activityRetried = (): boolean => Context.current().info.attempt > 1;
 
@@ -25,6 +31,10 @@ function cancelReason(delivery: DeliveryDoc, subscription: SubscriptionDoc | nul
   if (subscription.status === 'disabled' && input.actor === 'system') return 'subscription_disabled';
   return null;
 }
+
+/** The answer of a call that sent nothing and recorded no attempt. */
+const noRequest = (input: AttemptInput, outcome: 'cancelled' | 'signing_key_unavailable') =>
+  ({ attemptId: null, attemptNumber: input.attemptNumber, outcome, statusCode: null }) as const;
 
 const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptResult => ({
   attemptId: attempt._id,
@@ -40,7 +50,7 @@ const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptR
  * activity whose attempt is already recorded returns it without sending again.
  */
 export function createAttemptDelivery(deps: AttemptDeps) {
-  const { store, keys, http, now = () => new Date(), retried = activityRetried } = deps;
+  const { store, keys, http, now = () => new Date(), retried = activityRetried, logError = activityLogError } = deps;
   const { deliveries } = store;
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
@@ -59,20 +69,24 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const reason = cancelReason(delivery, subscription, input);
     if (reason !== null || !subscription) {
       await deliveries.cancel(delivery._id, reason ?? 'subscription_deleted', now());
-      return {
-        attemptId: null,
-        attemptNumber: input.attemptNumber,
-        outcome: 'cancelled',
-        statusCode: null,
-        deliveryStatus: 'cancelled',
-      };
+      return { ...noRequest(input, 'cancelled'), deliveryStatus: 'cancelled' };
     }
     const keyId = subscription.activeKeyId;
-    const signingKey = await keys.get(keyId, async () => {
-      const doc = await store.subscriptions.findKey(keyId);
-      if (!doc) throw new Error(`signing key ${keyId} of subscription ${subscription._id} is missing`);
-      return doc;
-    });
+    let signingKey;
+    try {
+      signingKey = await keys.get(keyId, () => store.subscriptions.findKey(keyId));
+    } catch (err) {
+      if (!(err instanceof SigningKeyUnavailable)) throw err; // the database, say: Temporal retries the activity
+      // Nothing was sent. Retrying cannot open the key: end the delivery where the integrator and operators see it.
+      logError('signing key unavailable: delivery failed without a request', {
+        deliveryId: delivery._id,
+        subscriptionId: subscription._id,
+        keyId,
+        reason: err.message,
+      });
+      const deliveryStatus = await deliveries.fail(delivery._id, 'signing_key_unavailable', now());
+      return { ...noRequest(input, 'signing_key_unavailable'), deliveryStatus };
+    }
 
     const signedAt = now();
     const timestamp = Math.floor(signedAt.getTime() / 1000);

@@ -1,7 +1,8 @@
 import type { KeyVault } from '../src/crypto/key-encryption.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
-import { createAttemptDelivery } from './attempt-delivery.js';
+import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
+import { createPrepareRerun } from './prepare-rerun.js';
 import { createSigningKeyCache } from './signing-keys.js';
 
 export interface ActivityDeps {
@@ -11,6 +12,8 @@ export interface ActivityDeps {
   readonly now?: () => Date;
   /** Tests calling activities outside a worker say whether a call is a retry (default: Temporal's attempt > 1). */
   readonly retried?: () => boolean;
+  /** Error-level log of faults that need an operator (default: the activity context's logger). */
+  readonly logError?: LogError;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -26,7 +29,9 @@ export function createActivities(deps: ActivityDeps) {
       http: deps.http,
       ...(deps.now ? { now: deps.now } : {}),
       ...(deps.retried ? { retried: deps.retried } : {}),
+      ...(deps.logError ? { logError: deps.logError } : {}),
     }),
+    prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
   };
 }
 

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { loadMasterKey } from './crypto/master-key.js';
 import { connectionsPlugin } from './api/plugins/external/connections.js';
 import { openapiPlugin } from './api/plugins/external/openapi.js';
 import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
@@ -33,6 +34,8 @@ export async function buildApp({
   ensureIndexes = true,
   onRoute,
 }: BuildAppOptions): Promise<FastifyInstance> {
+  // Before any connection: without a master key the API must not start at all (src/crypto/master-key.ts).
+  const master = loadMasterKey(config);
   const app = Fastify({
     logger: logger ?? {
       level: config.LOG_LEVEL,
@@ -53,7 +56,7 @@ export async function buildApp({
   await app.register(openapiPlugin);
   // 2. app
   await app.register(errorHandlerPlugin);
-  await app.register(vaultPlugin);
+  await app.register(vaultPlugin, { master });
   await app.register(storePlugin);
   await app.register(fanOutPlugin);
   await app.register(expirySweeperPlugin);

@@ -47,6 +47,10 @@ export const configSchema = z.object({
   /** base64 of 32 bytes: encrypts subscription signing keys at rest (AES-256-GCM). */
   HERALD_MASTER_KEY: optionalString,
   HERALD_MASTER_KEY_FILE: optionalString,
+  /** `1`: with no master key configured, the API uses a per-process random one (throw-away use; never production). */
+  HERALD_INSECURE_EPHEMERAL_MASTER_KEY: optionalString
+    .pipe(z.enum(['0', '1'], { message: "must be '1' (or '0', the default)" }).optional())
+    .transform((v) => v === '1'),
   /** HMAC secret for opaque page cursors; derived from the master key when unset. */
   HERALD_CURSOR_SECRET: optionalString,
   HERALD_DNS_STATIC: dnsStatic,

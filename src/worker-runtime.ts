@@ -56,7 +56,12 @@ export async function createWorkerRuntime(
     worker = await createHeraldWorker({
       config,
       connection,
-      activities: createActivities({ store, vault: createKeyVault(master.key), http }),
+      activities: createActivities({
+        store,
+        vault: createKeyVault(master.key),
+        http,
+        logError: (message, fields) => log.error(fields, message),
+      }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });
   } catch (err) {

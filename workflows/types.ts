@@ -6,7 +6,10 @@ export type Actor = 'system' | 'manual' | 'test';
 /** Input of the delivery workflow (workflow id `delivery:<deliveryId>`). */
 export interface DeliveryWorkflowInput {
   readonly deliveryId: string;
-  /** Number of the first attempt this run makes: 1 for a new delivery, attemptCount + 1 for a manual re-run. */
+  /**
+   * Number of the first attempt this run makes: 1 for a new delivery. A run started by a manual retry reads it from
+   * the records instead (patch `manual-retry-update`); the API's attemptCount + 1 is then only a hint.
+   */
   readonly firstAttemptNumber: number;
   readonly actor: Actor;
   /**
@@ -14,6 +17,19 @@ export interface DeliveryWorkflowInput {
    * false: a manual re-run of a terminal delivery makes one attempt and ends (docs/deliveries.md: manual retry).
    */
   readonly followSchedule: boolean;
+}
+
+/** What a run started by a manual retry reads from the records before its first attempt (prepareRerun). */
+export interface RerunStart {
+  /** The number after the last recorded attempt: runs never reuse one. */
+  readonly firstAttemptNumber: number;
+  /** The delivery was pending (its schedule continues); a terminal one gets one attempt without a schedule. */
+  readonly followSchedule: boolean;
+}
+
+/** The answer to a manual retry (`retryUpdate`): the attempt that serves the request. */
+export interface RetryAnswer {
+  readonly attemptNumber: number;
 }
 
 /** Input of the one activity per attempt: sign, POST, record the attempt and update the delivery in one go. */
@@ -32,7 +48,8 @@ export type AttemptOutcome =
   | 'timeout'
   | 'connection_error' // refused, reset, DNS failure, TLS failure
   | 'blocked' // the callback host resolved to an address the policy forbids
-  | 'cancelled'; // the subscription was deleted or disabled: no request was made
+  | 'cancelled' // the subscription was deleted or disabled: no request was made
+  | 'signing_key_unavailable'; // the signing key could not be opened: no request was made, the delivery failed
 
 export interface AttemptResult {
   /** The recorded attempt; null when no attempt was made (outcome `cancelled`). */

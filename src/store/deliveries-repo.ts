@@ -72,18 +72,6 @@ export function createDeliveriesRepo(db: Db) {
       return await attempts.findOne({ deliveryId, attemptNumber });
     },
 
-    /** The highest recorded attempt number (0 when none): a new run numbers its attempts after it. */
-    async lastAttemptNumber(deliveryId: string): Promise<number> {
-      const [last] = await attempts.find({ deliveryId }).sort({ attemptNumber: -1 }).limit(1).toArray();
-      return last?.attemptNumber ?? 0;
-    },
-
-    /** Puts back the status fields of `previous` (a reopened delivery whose new run could not start). */
-    async restore(previous: DeliveryDoc): Promise<void> {
-      const { status, terminalReason, nextAttemptAt } = previous;
-      await deliveries.updateOne({ _id: previous._id }, { $set: { status, terminalReason, nextAttemptAt } });
-    },
-
     async listAttempts(deliveryId: string): Promise<AttemptDoc[]> {
       return await attempts.find({ deliveryId }).sort({ attemptNumber: 1 }).toArray();
     },
@@ -133,12 +121,27 @@ export function createDeliveriesRepo(db: Db) {
       );
     },
 
-    /** A terminal delivery made pending again for a manual retry; null when it is not terminal any more. */
-    async reopen(id: string, at: Date): Promise<DeliveryDoc | null> {
-      return await deliveries.findOneAndUpdate(
-        { _id: id, status: { $in: ['succeeded', 'failed', 'cancelled'] } },
-        { $set: { status: 'pending', terminalReason: null, nextAttemptAt: at, updatedAt: at } },
+    /**
+     * Ends a pending delivery as failed without an attempt (its signing key cannot be opened); returns the status it
+     * has then (a delivery cancelled meanwhile stays cancelled).
+     */
+    async fail(id: string, terminalReason: string, at: Date): Promise<DeliveryStatus> {
+      const ended = await deliveries.findOneAndUpdate(
+        { _id: id, status: 'pending' },
+        { $set: { status: 'failed', terminalReason, nextAttemptAt: null, updatedAt: at } },
         { returnDocument: 'after' },
+      );
+      return ended?.status ?? (await deliveries.findOne({ _id: id }))?.status ?? 'failed';
+    },
+
+    /**
+     * A terminal delivery made pending again by the run of a manual retry (activities/prepare-rerun.ts), addressed by
+     * `_id` alone: that run is the only writer of this delivery then.
+     */
+    async reopen(id: string, at: Date): Promise<void> {
+      await deliveries.updateOne(
+        { _id: id },
+        { $set: { status: 'pending', terminalReason: null, nextAttemptAt: at, updatedAt: at } },
       );
     },
 

@@ -83,7 +83,8 @@ export interface AttemptDoc {
   integratorId: string;
   deliveryId: string;
   attemptNumber: number;
-  outcome: AttemptOutcome;
+  /** Only outcomes of a request made: `signing_key_unavailable` is never recorded as an attempt. */
+  outcome: Exclude<AttemptOutcome, 'signing_key_unavailable'>;
   statusCode: number | null;
   error: string | null;
   latencyMs: number;

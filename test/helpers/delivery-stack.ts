@@ -23,6 +23,8 @@ export interface DeliveryStack {
   readonly answers: Map<string, number>;
   readonly alice: TestIntegrator;
   readonly admin: HeraldAdminClient;
+  /** The API's address (real HTTP on loopback). */
+  readonly baseUrl: string;
   requestsTo(path: string): RecordedRequest[];
   /** Creates a subscription through the API, to `https://<host>:<receiver port><path>`. */
   subscribe(path: string, eventTypes?: SubscribableEventType[], host?: string, port?: number): Promise<Subscription>;
@@ -32,7 +34,12 @@ export interface DeliveryStack {
   stop(): Promise<void>;
 }
 
-export async function startDeliveryStack(): Promise<DeliveryStack> {
+export interface DeliveryStackOptions {
+  /** The worker's logger (default console). */
+  readonly workerLogger?: NonNullable<Parameters<typeof createWorkerRuntime>[1]>['logger'];
+}
+
+export async function startDeliveryStack(options: DeliveryStackOptions = {}): Promise<DeliveryStack> {
   const answers = new Map<string, number>();
   const receiver = await startHttpsReceiver((r) => ({ status: answers.get(r.url) ?? 204 }));
   const { app, config } = await buildTestApp({
@@ -44,7 +51,9 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
     ...config,
     HERALD_DNS_STATIC: { ...config.HERALD_DNS_STATIC, 'rebind.example.com': ['10.0.0.5'] },
   });
-  const runtime = await createWorkerRuntime(workerConfig);
+  const runtime = await createWorkerRuntime(workerConfig, {
+    ...(options.workerLogger ? { logger: options.workerLogger } : {}),
+  });
   const running = runtime.run();
   const baseUrl = await listen(app);
   const alice = await registerIntegrator(app, baseUrl, 'alice');
@@ -56,6 +65,7 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
     answers,
     alice,
     admin,
+    baseUrl,
     requestsTo: (path) => receiver.requests.filter((r) => r.url === path),
     subscribe: (path, eventTypes, host = 'hooks.example.com', port = receiver.port) =>
       alice.client.createSubscription({ url: `https://${host}:${port}${path}`, ...(eventTypes ? { eventTypes } : {}) }),

@@ -1,6 +1,6 @@
 // The whole delivery — real workflow, real activity, real MongoDB-wire server, real HTTPS receiver — on the
 // time-skipping server: the retry schedule as the receiver sees it, in workflow time read from the history.
-// HERALD_RECORD_HISTORIES=1 npm test -- <this file> re-records the replay fixture cancelled-after-delete.
+// Its history is the replay fixture cancelled-after-delete (HERALD_RECORD_HISTORIES=1 records it only if absent).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

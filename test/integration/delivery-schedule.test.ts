@@ -1,6 +1,6 @@
 // The delivery workflow's schedule on the time-skipping server: the real workflow code, a scripted fake receiver as
 // its activity. Times and timer durations are read from the recorded history.
-// Re-record the replay fixtures: HERALD_RECORD_HISTORIES=1 npm test -- test/integration/delivery-schedule.test.ts
+// Record new replay fixtures (never re-records one): HERALD_RECORD_HISTORIES=1 npm test -- test/integration/delivery-schedule.test.ts
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import type { Activities } from '../../activities/index.js';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import {
   attemptResultUpdate,
@@ -19,37 +18,18 @@ import {
 import { RETRY_DELAYS_SECONDS } from '../../workflows/schedule.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import { initialSearchAttributes } from '../../workflows/start-options.js';
-import type { AttemptInput, AttemptOutcome, AttemptResult, DeliveryWorkflowInput } from '../../workflows/types.js';
+import type { DeliveryWorkflowInput } from '../../workflows/types.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
 import { requireEnv } from '../helpers/env.js';
+import { createFakeDeliveryActivities, failsThenSucceeds } from '../helpers/fake-delivery.js';
 import { durationSeconds, eventsOfType, timestampMs } from '../helpers/temporal.js';
 import { assertOffsets, registerSearchAttributes } from '../helpers/time-skipping.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
-type Receiver = (attemptNumber: number) => AttemptOutcome | Promise<AttemptOutcome>;
-const alwaysFails: Receiver = () => 'http_error';
-function failsThenSucceeds(failures: number): Receiver {
-  return (n) => (n > failures ? 'succeeded' : 'http_error');
-}
-
-const receivers = new Map<string, Receiver>();
-const calls = new Map<string, AttemptInput[]>();
+const { activities, receivers, calls, records } = createFakeDeliveryActivities();
 const taskQueue = 'delivery-schedule';
 const searchContext = { subscriptionId: 'sub-1', eventType: 'customer.created', integratorId: 'int-1' };
-
-/** The fake activity: asks the scripted receiver, then answers as the real one would. */
-const activities: Pick<Activities, 'attemptDelivery'> = {
-  async attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
-    calls.set(input.deliveryId, [...(calls.get(input.deliveryId) ?? []), input]);
-    const outcome = await (receivers.get(input.deliveryId) ?? alwaysFails)(input.attemptNumber);
-    const statusCode = outcome === 'succeeded' ? 204 : outcome === 'http_error' ? 500 : null;
-    const settled = outcome === 'succeeded' || outcome === 'cancelled';
-    const deliveryStatus = settled ? outcome : input.retryInSeconds === null ? 'failed' : 'pending';
-    const n = input.attemptNumber;
-    return { attemptId: `a-${n}`, attemptNumber: n, outcome, statusCode, deliveryStatus };
-  },
-};
 
 function newInput(overrides: Partial<DeliveryWorkflowInput> = {}): DeliveryWorkflowInput {
   return { deliveryId: randomUUID(), firstAttemptNumber: 1, actor: 'system', followSchedule: true, ...overrides };
@@ -67,14 +47,14 @@ function startOptions(input: DeliveryWorkflowInput) {
 /** Attempt times (s after the workflow started), timer durations (s) and cancelled timers, from the history. */
 async function timeline(handle: WorkflowHandle, record?: string) {
   const history = await handle.fetchHistory();
-  if (record && process.env.HERALD_RECORD_HISTORIES) await writeHistory(record, history);
+  if (record && process.env.HERALD_RECORD_HISTORIES) await writeHistory(record, history); // new fixtures only
   const events = history.events;
   const startMs = timestampMs(eventsOfType(events, 'workflowExecutionStartedEventAttributes')[0]?.eventTime);
   return {
     startMs,
-    attemptsAt: eventsOfType(events, 'activityTaskScheduledEventAttributes').map(
-      (e) => (timestampMs(e.eventTime) - startMs) / 1000,
-    ),
+    attemptsAt: eventsOfType(events, 'activityTaskScheduledEventAttributes')
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'attemptDelivery')
+      .map((e) => (timestampMs(e.eventTime) - startMs) / 1000),
     timers: eventsOfType(events, 'timerStartedEventAttributes').map((e) =>
       durationSeconds(e.timerStartedEventAttributes?.startToFireTimeout),
     ),
@@ -200,6 +180,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
 
   it('honours a retryNow that arrives during the last attempt of a run: one more attempt at once', async () => {
     const input = newInput({ actor: 'manual', followSchedule: false });
+    records.set(input.deliveryId, { attemptCount: 0, status: 'failed' }); // a terminal delivery, re-run by hand
     let release = (): void => {};
     let started = (): void => {};
     const attemptStarted = new Promise<void>((resolve) => (started = resolve));

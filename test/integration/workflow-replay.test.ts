@@ -1,5 +1,7 @@
 // Replays recorded delivery histories against the current workflow code: a nondeterministic change fails here.
-// The histories come from test/integration/delivery-schedule.test.ts (HERALD_RECORD_HISTORIES=1 re-records them).
+// The histories come from test/integration/delivery-schedule.test.ts and delivery-retry-update.test.ts
+// (HERALD_RECORD_HISTORIES=1 records new ones only). They are never modified nor removed: manifest.json holds their
+// SHA-256 (test/unit/history-fixtures.test.ts) and docs/operations.md says how a workflow change adds one.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
@@ -19,6 +21,8 @@ const expected = {
   'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2 },
   'retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0 },
   'cancelled-after-delete': { activities: 2, timers: 1, signals: 0, updates: 0 },
+  'retry-update-during-wait': { activities: 3, timers: 2, signals: 0, updates: 4 },
+  'retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3 },
 } as const;
 type FixtureName = keyof typeof expected;
 
@@ -42,8 +46,8 @@ describe('delivery workflow replay', () => {
   });
 
   it('has exactly the expected fixtures, each with its activities, timers, signals and updates', async () => {
-    const files = (await readdir(new URL('../fixtures/histories/', import.meta.url))).filter((f) =>
-      f.endsWith('.json'),
+    const files = (await readdir(new URL('../fixtures/histories/', import.meta.url))).filter(
+      (f) => f.endsWith('.json') && f !== 'manifest.json',
     );
     assert.deepEqual(
       files.sort(),

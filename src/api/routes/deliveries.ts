@@ -14,6 +14,11 @@ import { attemptView, deliveryView } from '../views/deliveries.js';
 
 const tags = ['deliveries'];
 
+const retryRefusals = {
+  subscription_deleted: 'the subscription of this delivery was deleted',
+  delivery_busy: 'the delivery is between two runs of its workflow; try again',
+} as const;
+
 /** Delivery history (§6.7): list, one delivery with its attempts, manual retry. */
 export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
   const repo = app.store.deliveries;
@@ -67,7 +72,9 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Attempt a delivery now',
         description:
           'A pending delivery attempts at once and then keeps its schedule; a terminal one (succeeded, failed, ' +
-          'cancelled) is attempted once more, without a new schedule. 409 when its subscription was deleted.',
+          'cancelled) is attempted once more, without a new schedule. Requests that reach an attempt in progress ' +
+          'are served by it. 409 subscription_deleted when its subscription was deleted; 409 delivery_busy in the ' +
+          'rare case that its workflow stays between two runs for seconds.',
         params: deliveryParams,
         response: { 202: delivery, ...errorResponses(400, 401, 404, 409) },
       },
@@ -79,7 +86,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
         { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
         found,
       );
-      if (!verdict.ok) throw new HttpError(409, verdict.reason, 'the subscription of this delivery was deleted');
+      if (!verdict.ok) throw new HttpError(409, verdict.reason, retryRefusals[verdict.reason]);
       return reply.code(202).send(deliveryView(verdict.delivery));
     },
   );

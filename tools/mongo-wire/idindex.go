@@ -86,6 +86,13 @@ func ensureIDIndexes(ctx context.Context, file string) (int, error) {
 	}
 	missing, err := missingTables(ctx, ro)
 	_ = ro.Close()
+	if _, statErr := os.Stat(file); errors.Is(statErr, os.ErrNotExist) {
+		// FerretDB dropped the database while this connection held it open: its last close could then not take
+		// the lock it needs to remove the write-ahead log, and a later database of the same name would read it.
+		_ = os.Remove(file + "-wal")
+		_ = os.Remove(file + "-shm")
+		return 0, nil
+	}
 	if err != nil || len(missing) == 0 {
 		return 0, err
 	}

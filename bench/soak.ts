@@ -51,55 +51,54 @@ const dbFilesMb = (): number =>
       )
     : Number.NaN;
 
-// Phase 1: open loop at --rate for --minutes.
+// Phase 1: open loop at --rate for --minutes; database files and worker RSS sampled every minute.
 const published = new Map<string, number>();
-const minutes: { minute: number; deliveriesPerSec: number; p99Ms: number; dbFilesMb: number; workerRssMb: number }[] =
-  [];
+const samples: { dbFilesMb: number; workerRssMb: number }[] = [];
 const t0 = Date.now();
 const total = Math.round(flags.rate * flags.minutes * 60);
-let minuteEvents: string[] = [];
 const publishing: Promise<void>[] = [];
-const closeMinute = async (minute: number, ids: string[]): Promise<void> => {
-  await new Promise((r) => setTimeout(r, 5_000)); // let the minute's last deliveries land
-  const latencies = ids.flatMap((id) => {
-    const at = arrivals.get(id);
-    const sent = published.get(id);
-    return at === undefined || sent === undefined ? [] : [at - sent];
-  });
-  const row = {
-    minute,
-    deliveriesPerSec: round(latencies.length / 60, 2),
-    p99Ms: round(quantile(latencies, 0.99)),
-    dbFilesMb: dbFilesMb(),
-    workerRssMb: (stack.pids.worker && sample(stack.pids.worker)?.rssMb) ?? Number.NaN,
-  };
-  minutes.push(row);
+const sampler = setInterval(() => {
   watch.tick();
-  console.log(
-    `minute ${row.minute}: ${row.deliveriesPerSec} deliveries/s, p99 ${row.p99Ms} ms, database files ${row.dbFilesMb} MB, worker RSS ${row.workerRssMb} MB`,
-  );
-};
-const closing: Promise<void>[] = [];
+  const s = { dbFilesMb: dbFilesMb(), workerRssMb: (stack.pids.worker && sample(stack.pids.worker)?.rssMb) ?? -1 };
+  samples.push(s);
+  console.log(`t+${samples.length} min: database files ${s.dbFilesMb} MB, worker RSS ${s.workerRssMb} MB`);
+}, 60_000);
 for (let i = 0; i < total; i++) {
   const due = t0 + (i * 1000) / flags.rate;
   await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
   const at = Date.now();
-  const p = stack.publish('customer.created').then(
-    (id) => {
-      published.set(id, at);
-      minuteEvents.push(id);
-    },
-    (err: unknown) => console.error('publish failed', err),
+  publishing.push(
+    stack.publish('customer.created').then(
+      (id) => void published.set(id, at),
+      (err: unknown) => console.error('publish failed', err),
+    ),
   );
-  publishing.push(p);
-  if ((i + 1) % (flags.rate * 60) === 0) {
-    await p;
-    closing.push(closeMinute((i + 1) / (flags.rate * 60), minuteEvents));
-    minuteEvents = [];
-  }
 }
 await Promise.all(publishing);
-await Promise.all(closing);
+const drainUntil = Date.now() + 60_000;
+while ([...published.keys()].some((id) => !arrivals.has(id)) && Date.now() < drainUntil)
+  await new Promise((r) => setTimeout(r, 1_000));
+clearInterval(sampler);
+// Per minute of the run: arrivals in that minute / 60, and the p99 of ingest → arrival of the events sent in it.
+const minutes = Array.from({ length: flags.minutes }, (_, m) => {
+  const from = t0 + m * 60_000;
+  const to = from + 60_000;
+  const inMinute = (t: number): boolean => t >= from && t < to;
+  const latencies = [...published].flatMap(([id, sent]) => {
+    const at = arrivals.get(id);
+    return inMinute(sent) && at !== undefined ? [at - sent] : [];
+  });
+  return {
+    minute: m + 1,
+    deliveriesPerSec: round([...arrivals.values()].filter(inMinute).length / 60, 2),
+    p99Ms: round(quantile(latencies, 0.99)),
+    ...(samples[m] ?? { dbFilesMb: dbFilesMb(), workerRssMb: -1 }),
+  };
+});
+for (const row of minutes)
+  console.log(
+    `minute ${row.minute}: ${row.deliveriesPerSec} deliveries/s, p99 ${row.p99Ms} ms, database files ${row.dbFilesMb} MB`,
+  );
 const w = Math.max(1, Math.min(flags.window, Math.floor(minutes.length / 2)));
 const mean = (rows: typeof minutes, k: 'deliveriesPerSec' | 'p99Ms'): number =>
   rows.reduce((s, r) => s + r[k], 0) / rows.length;

@@ -18,8 +18,6 @@ const EVENT_ID = 'x-service-webhook-event-id';
 /** Per receiver: event id → arrival times (ms since the epoch) of each attempt, in order. */
 type Arrivals = Map<string, number[]>;
 
-const t0 = Date.now();
-const outageUntil = t0 + flags.outageMinutes * 60_000;
 const failing: Arrivals = new Map();
 const healthy: Arrivals = new Map();
 const record = (into: Arrivals, id: string, at: number): void => {
@@ -36,6 +34,9 @@ const up = await startHttpsReceiver((r) => {
   return { status: 204 };
 });
 const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-outage-')));
+// The clock starts once the worker polls (startBenchStack waits for it): the outage counts from the first event.
+const t0 = Date.now();
+const outageUntil = t0 + flags.outageMinutes * 60_000;
 const watch = processWatch(stack.pids);
 const sampler = setInterval(() => watch.tick(), 5_000);
 await stack.subscribe(`https://hooks.example.com:${down.port}/outage`);

@@ -28,6 +28,24 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
+/** Resolves once the worker polls both its workflow and activity task queues, so no load waits on its start-up. */
+async function workerPolling(app: FastifyInstance, config: Config, worker: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  const pollers = async (taskQueueType: 1 | 2): Promise<number> => {
+    const res = await app.temporal.connection.workflowService.describeTaskQueue({
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: { name: config.TEMPORAL_TASK_QUEUE },
+      taskQueueType, // 1 workflow, 2 activity
+    });
+    return res.pollers?.length ?? 0;
+  };
+  while ((await pollers(1)) === 0 || (await pollers(2)) === 0) {
+    if (worker.exitCode !== null) throw new Error(`the worker exited with code ${worker.exitCode}`);
+    if (Date.now() > deadline) throw new Error('the worker did not poll within 180 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 const portOf = (url: string): number => Number(/:(\d+)(?:\/|$)/.exec(url)?.[1]);
 
 export async function startBenchStack(logDir: string): Promise<BenchStack> {
@@ -53,6 +71,7 @@ export async function startBenchStack(logDir: string): Promise<BenchStack> {
   const log = createWriteStream(join(logDir, 'worker.log'));
   worker.stdout?.pipe(log);
   worker.stderr?.pipe(log);
+  await workerPolling(app, config, worker);
   const admin = new HeraldAdminClient(baseUrl, token);
   const integrator = await admin.createIntegrator('bench');
   const workerExited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
+import { decideAttempt } from '../src/domain/attempt-rule.js';
+import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
-import type { AttemptInput, AttemptResult, DeliveryStatus } from '../workflows/types.js';
+import type { AttemptInput, AttemptResult } from '../workflows/types.js';
 import type { createSigningKeyCache } from './signing-keys.js';
 
 export interface AttemptDeps {
@@ -20,19 +22,15 @@ const activityRetried = (): boolean => Context.current().info.attempt > 1;
 
 /** Why a delivery is not attempted; null when it should be. Explicit requests (manual, test) reach disabled ones. */
 function cancelReason(delivery: DeliveryDoc, subscription: SubscriptionDoc | null, input: AttemptInput) {
-  if (delivery.status === 'cancelled') return delivery.terminalReason ?? 'cancelled';
+  if (delivery.status === 'cancelled') return delivery.terminalReason ?? 'subscription_deleted';
   if (!subscription || subscription.deletedAt) return 'subscription_deleted';
   if (subscription.status === 'disabled' && input.actor === 'system') return 'subscription_disabled';
   return null;
 }
 
-const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptResult => ({
-  attemptId: attempt._id,
-  attemptNumber: attempt.attemptNumber,
-  outcome: attempt.outcome,
-  statusCode: attempt.statusCode,
-  deliveryStatus,
-});
+/** Whether failures of this run follow the schedule; an input from before the attempt rule says it its own way. */
+const followsSchedule = (input: AttemptInput): boolean =>
+  'followSchedule' in input ? input.followSchedule : input.retryInSeconds !== null;
 
 /**
  * One attempt: sign the stored body, POST it through the pinned client, record the attempt and update the delivery.
@@ -65,6 +63,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
         outcome: 'cancelled',
         statusCode: null,
         deliveryStatus: 'cancelled',
+        retryInSeconds: null,
       };
     }
     const keyId = subscription.activeKeyId;
@@ -106,19 +105,34 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     return await settle(await deliveries.recordAttempt(attempt), input);
   };
 
-  /** Writes a recorded attempt's effect on its delivery (idempotent: a $set by _id) and answers the workflow. */
+  /**
+   * Writes a recorded attempt's effect on its delivery, as the attempt rule decides it (idempotent: a $set by _id),
+   * and answers the workflow with the status written and the wait before the next attempt.
+   */
   async function settle(attempt: AttemptDoc, input: AttemptInput): Promise<AttemptResult> {
-    const status: DeliveryStatus =
-      attempt.outcome === 'succeeded' ? 'succeeded' : input.retryInSeconds === null ? 'failed' : 'pending';
-    const next = status === 'pending' ? attempt.createdAt.getTime() + (input.retryInSeconds ?? 0) * 1000 : null;
-    const written = await deliveries.applyAttempt(attempt.deliveryId, {
-      status,
+    const verdict = decideAttempt({
+      outcome: attempt.outcome,
+      statusCode: attempt.statusCode,
+      headers: attempt.responseSummary?.headers ?? {},
+      attemptNumber: attempt.attemptNumber,
+      followSchedule: followsSchedule(input),
+    });
+    const { retryInSeconds } = verdict;
+    const written: DeliveryStatus = await deliveries.applyAttempt(attempt.deliveryId, {
+      status: verdict.status,
       attemptCount: attempt.attemptNumber,
-      nextAttemptAt: next === null ? null : new Date(next),
-      terminalReason: status === 'failed' ? 'retries_exhausted' : null,
+      nextAttemptAt: retryInSeconds === null ? null : new Date(attempt.createdAt.getTime() + retryInSeconds * 1000),
+      terminalReason: verdict.terminalReason,
       lastResponseSummary: attempt.responseSummary,
       updatedAt: now(),
     });
-    return resultOf(attempt, written);
+    return {
+      attemptId: attempt._id,
+      attemptNumber: attempt.attemptNumber,
+      outcome: attempt.outcome,
+      statusCode: attempt.statusCode,
+      deliveryStatus: written,
+      retryInSeconds: written === 'pending' ? retryInSeconds : null,
+    };
   }
 }

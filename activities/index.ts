@@ -16,10 +16,6 @@ export interface ActivityDeps {
 /** Every activity, built over its dependencies; workflows import only this function's type. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    /** Does nothing but answer: the baseline activity of bench/delivery. */
-    async noop(input: string): Promise<string> {
-      return input;
-    },
     attemptDelivery: createAttemptDelivery({
       store: deps.store,
       keys: createSigningKeyCache(deps.vault),

@@ -3,14 +3,17 @@
 // on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { fileURLToPath } from 'node:url';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { buildApp } from '../src/app.js';
 import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
 import { loadConfig } from '../src/config.js';
+import { workerTuning } from '../src/temporal-worker.js';
 import { createWorkerRuntime } from '../src/worker-runtime.js';
 import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
+import { bareActivities, bareWorkflow } from './bare-workflow.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 
 const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10 });
@@ -36,6 +39,18 @@ const app = await buildApp({ config, logger: false });
 const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 const runtime = await createWorkerRuntime(config);
 const running = runtime.run();
+// The baseline's worker: same server, same process, same tuning, its own task queue and bundle.
+const bareQueue = `${config.TEMPORAL_TASK_QUEUE}-bare`;
+const bareConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+const bareWorker = await Worker.create({
+  connection: bareConnection,
+  namespace: config.TEMPORAL_NAMESPACE,
+  taskQueue: bareQueue,
+  workflowsPath: fileURLToPath(new URL('./bare-workflow.ts', import.meta.url)),
+  activities: bareActivities,
+  ...workerTuning,
+});
+const bareRunning = bareWorker.run();
 const admin = new HeraldAdminClient(baseUrl, token);
 const integrator = await admin.createIntegrator('bench');
 await seedSubscription(app.store, app.vault, {
@@ -58,8 +73,8 @@ async function deliverOne(): Promise<number> {
 }
 
 async function bareOne(i: number, run: string): Promise<void> {
-  await app.temporal.client.workflow.execute('bareWorkflow', {
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  await app.temporal.client.workflow.execute(bareWorkflow, {
+    taskQueue: bareQueue,
     workflowId: `bare-${run}-${i}`,
     args: ['x'],
   });
@@ -111,7 +126,9 @@ try {
   console.log(JSON.stringify(figures));
 } finally {
   runtime.shutdown();
-  await running;
+  bareWorker.shutdown();
+  await Promise.all([running, bareRunning]);
+  await bareConnection.close();
   await receiver.close();
   await app.mongo.db.dropDatabase();
   await app.close();

@@ -3,22 +3,25 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { attemptResultUpdate, deliveryStateQuery, retryNowSignal } from './messages.js';
-import { retryDelayAfter } from './schedule.js';
+import type { Actor, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import { retryDelayAfter } from '../src/domain/retry-schedule.js';
+import { attemptResultUpdate, cancelSignal, deliveryStateQuery, retryNowSignal } from './messages.js';
 import { searchAttributes } from './search-attributes.js';
-import type {
-  Actor,
-  AttemptResult,
-  DeliveryState,
-  DeliveryStatus,
-  DeliveryWorkflowInput,
-  DeliveryWorkflowResult,
-} from './types.js';
+import type { AttemptResult, DeliveryState, DeliveryWorkflowInput, DeliveryWorkflowResult } from './types.js';
+
+/**
+ * Patch ids, one per change of this workflow's commands; histories recorded before a patch replay without it
+ * (test/fixtures/histories/). `attempt-rule`: the activity applies the attempt rule and answers the wait before the
+ * next attempt (before: the workflow computed it and sent it in); `cancel-signal`: a cancel signal ends a waiting run
+ * at once (before: cancellation woke the run with retryNow, so that its next attempt found the delivery cancelled).
+ */
+export const deliveryPatches = { attemptRule: 'attempt-rule', cancelSignal: 'cancel-signal' } as const;
 
 /** Error types of permanent infrastructure faults: retrying the activity cannot help. */
 export const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
@@ -58,6 +61,8 @@ function recordSearchAttributes(status: DeliveryStatus, attemptCount: number): v
 
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   const { deliveryId, firstAttemptNumber, followSchedule } = input;
+  const ruled = patched(deliveryPatches.attemptRule);
+  const cancellable = patched(deliveryPatches.cancelSignal);
   const results = new Map<number, AttemptResult>();
   let state: DeliveryState = {
     status: 'pending',
@@ -66,11 +71,16 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     lastOutcome: null,
   };
   let retryRequested = false;
+  let cancelRequested = false;
   let ended = false;
 
   // Set before the first await, so an update sent with the start finds its handler.
   setHandler(retryNowSignal, () => {
     retryRequested = true;
+  });
+  setHandler(cancelSignal, () => {
+    if (cancellable) cancelRequested = true;
+    else retryRequested = true; // as the run's own code version did on cancellation
   });
   setHandler(deliveryStateQuery, () => state);
   setHandler(
@@ -93,8 +103,13 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   for (;;) {
     // A retryNow that arrives from here on asks for one more attempt should this one fail.
     retryRequested = false;
-    const retryInSeconds = followSchedule ? retryDelayAfter(attemptNumber) : null;
-    const result = await attemptDelivery({ deliveryId, attemptNumber, actor, retryInSeconds });
+    const scheduled = followSchedule ? retryDelayAfter(attemptNumber) : null;
+    const result = await attemptDelivery(
+      ruled
+        ? { deliveryId, attemptNumber, actor, followSchedule }
+        : { deliveryId, attemptNumber, actor, retryInSeconds: scheduled },
+    );
+    const retryInSeconds = ruled ? (result.retryInSeconds ?? null) : scheduled;
     results.set(attemptNumber, result);
     // A call that made no attempt (the delivery was cancelled) does not count as one.
     const attemptCount = result.attemptId === null ? attemptNumber - 1 : attemptNumber;
@@ -104,15 +119,22 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     // A retry asked for during the last attempt is honoured: that attempt's `failed` is not the end then.
     const retryAfterLast = result.deliveryStatus === 'failed' && retryRequested;
     if (isFinal(result.deliveryStatus) && !retryAfterLast) break;
+    if (cancelRequested) break;
     if (retryRequested) {
       actor = 'manual';
     } else {
       if (retryInSeconds === null) break;
       state = { ...state, nextAttemptAt: new Date(Date.now() + retryInSeconds * 1000).toISOString() };
-      const cutShort = await condition(() => retryRequested, retryInSeconds * 1000);
+      const cutShort = await condition(() => retryRequested || cancelRequested, retryInSeconds * 1000);
+      if (cancelRequested) break;
       actor = cutShort ? 'manual' : 'system';
     }
     attemptNumber += 1;
+  }
+  if (cancelRequested && !isFinal(state.status)) {
+    // The API marked the delivery cancelled before it signalled: only the run's own view is left to end.
+    state = { ...state, status: 'cancelled', nextAttemptAt: null };
+    recordSearchAttributes('cancelled', state.attemptCount);
   }
 
   ended = true;

@@ -2,9 +2,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AttemptResult, DeliveryState } from './types.js';
 
-/** Workflow type name, as the worker registers it (the exported function's name). */
-export const deliveryWorkflowType = 'deliveryWorkflow';
-
 /** Business id as workflow id: a second start for the same delivery is rejected, never duplicated. */
 export function deliveryWorkflowId(deliveryId: string): string {
   return `delivery:${deliveryId}`;
@@ -15,6 +12,13 @@ export function deliveryWorkflowId(deliveryId: string): string {
  * attempt runs, it makes the workflow attempt again at once if that attempt fails.
  */
 export const retryNowSignal = defineSignal<[]>('retryNow');
+
+/**
+ * The delivery was cancelled (its subscription deleted; the record already says so): a waiting run ends at once
+ * without another attempt, a running attempt's run ends after it. Runs started before this signal existed treat it
+ * as retryNow, which makes their next attempt find the delivery cancelled.
+ */
+export const cancelSignal = defineSignal<[]>('cancel');
 
 /**
  * Resolves with the result of the attempt with this number once it has finished; the number must belong to this

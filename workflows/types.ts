@@ -1,7 +1,5 @@
 // The contract between the delivery workflow, its activity and the API. Types only: safe to import anywhere.
-
-/** Who caused an attempt: the schedule, an integrator's manual retry, or the test endpoint. */
-export type Actor = 'system' | 'manual' | 'test';
+import type { Actor, AttemptOutcome, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 
 /** Input of the delivery workflow (workflow id `delivery:<deliveryId>`). */
 export interface DeliveryWorkflowInput {
@@ -17,22 +15,23 @@ export interface DeliveryWorkflowInput {
 }
 
 /** Input of the one activity per attempt: sign, POST, record the attempt and update the delivery in one go. */
-export interface AttemptInput {
+export type AttemptInput = {
   readonly deliveryId: string;
   readonly attemptNumber: number;
   readonly actor: Actor;
-  /** Seconds until the next attempt if this one fails; null when it is the last (failure is then terminal). */
-  readonly retryInSeconds: number | null;
-}
-
-/** Terminal failure outcomes and attempt outcomes are documented in docs/deliveries.md. */
-export type AttemptOutcome =
-  | 'succeeded'
-  | 'http_error' // non-2xx answer (3xx included: redirects are not followed)
-  | 'timeout'
-  | 'connection_error' // refused, reset, DNS failure, TLS failure
-  | 'blocked' // the callback host resolved to an address the policy forbids
-  | 'cancelled'; // the subscription was deleted or disabled: no request was made
+} & (
+  | {
+      /** The run's followSchedule: the attempt rule (src/domain/attempt-rule.ts) decides the rest. */
+      readonly followSchedule: boolean;
+    }
+  | {
+      /**
+       * As the workflow before the attempt rule sent it (runs started then, replayed by a newer worker): seconds
+       * until the next attempt if this one fails, null when it was the run's last.
+       */
+      readonly retryInSeconds: number | null;
+    }
+);
 
 export interface AttemptResult {
   /** The recorded attempt; null when no attempt was made (outcome `cancelled`). */
@@ -42,9 +41,12 @@ export interface AttemptResult {
   readonly statusCode: number | null;
   /** Status the activity wrote on the delivery: pending | succeeded | failed | cancelled. */
   readonly deliveryStatus: DeliveryStatus;
+  /**
+   * While pending: seconds to wait before the next attempt, as the attempt rule decided; null otherwise. Absent from
+   * the results of activities older than the rule (kept in recorded histories).
+   */
+  readonly retryInSeconds?: number | null;
 }
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 /** What `deliveryStateQuery` answers: the run as the workflow sees it, for operators. */
 export interface DeliveryState {

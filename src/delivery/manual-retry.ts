@@ -3,7 +3,8 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { DeliveryDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import { withTimeout } from '../util/with-timeout.js';
-import { deliveryWorkflowType, retryNowSignal } from '../../workflows/messages.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import { retryNowSignal } from '../../workflows/messages.js';
 import { deliveryStartOptions } from './start-delivery.js';
 
 export type RetryVerdict = { ok: true; delivery: DeliveryDoc } | { ok: false; reason: 'subscription_deleted' };
@@ -45,7 +46,7 @@ export async function retryDelivery(deps: Deps, delivery: DeliveryDoc, now = new
 /** Signals the running workflow; starts one only when this delivery's workflow never ran (REJECT_DUPLICATE). */
 async function signalOrStart(client: Client, options: StartOptions): Promise<void> {
   try {
-    await client.workflow.signalWithStart(deliveryWorkflowType, {
+    await client.workflow.signalWithStart(deliveryWorkflow, {
       ...options,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       signal: retryNowSignal,
@@ -64,7 +65,7 @@ async function signalOrStart(client: Client, options: StartOptions): Promise<voi
 async function startRerun(client: Client, options: StartOptions): Promise<void> {
   for (let tries = 0; ; tries++) {
     try {
-      await client.workflow.start(deliveryWorkflowType, { ...options, workflowIdConflictPolicy: 'FAIL' });
+      await client.workflow.start(deliveryWorkflow, { ...options, workflowIdConflictPolicy: 'FAIL' });
       return;
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError) || tries >= 2) throw err;

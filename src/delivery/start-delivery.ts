@@ -1,7 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { DeliveryDoc } from '../store/documents.js';
-import { deliveryWorkflowId, deliveryWorkflowType } from '../../workflows/messages.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { initialSearchAttributes } from '../../workflows/start-options.js';
 import type { DeliveryWorkflowInput } from '../../workflows/types.js';
 
@@ -30,7 +31,7 @@ export function deliveryStartOptions(
  */
 export async function startDeliveryWorkflow(client: Client, taskQueue: string, delivery: DeliveryDoc): Promise<void> {
   try {
-    await client.workflow.start(deliveryWorkflowType, {
+    await client.workflow.start(deliveryWorkflow, {
       ...deliveryStartOptions(delivery, taskQueue, {
         deliveryId: delivery._id,
         firstAttemptNumber: 1,

@@ -4,7 +4,8 @@ import { newEventDoc } from '../domain/event-record.js';
 import { TEST_EVENT_TYPE } from '../domain/event-types.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
-import { attemptResultUpdate, deliveryWorkflowType } from '../../workflows/messages.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import { attemptResultUpdate } from '../../workflows/messages.js';
 import { deliveryStartOptions } from './start-delivery.js';
 import { withTimeout } from '../util/with-timeout.js';
 
@@ -53,7 +54,7 @@ export async function sendTestDelivery(
     eventId: event._id,
     eventType: TEST_EVENT_TYPE,
   });
-  const start = new WithStartWorkflowOperation(deliveryWorkflowType, {
+  const start = new WithStartWorkflowOperation(deliveryWorkflow, {
     ...deliveryStartOptions(delivery, taskQueue, {
       deliveryId: delivery._id,
       firstAttemptNumber: 1,

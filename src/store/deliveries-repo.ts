@@ -4,7 +4,7 @@ import { after, newestFirst, type Position } from './cursor.js';
 import { isDuplicateKey } from './integrators-repo.js';
 import { ownedBy } from './owned.js';
 import type { AttemptDoc, DeliveryDoc } from './documents.js';
-import type { DeliveryStatus } from '../../workflows/types.js';
+import { terminalStatuses, type DeliveryStatus, type TerminalReason } from '../domain/delivery-vocabulary.js';
 
 /** Deliveries (one per event and subscription) and their attempts. */
 export function createDeliveriesRepo(db: Db) {
@@ -126,7 +126,7 @@ export function createDeliveriesRepo(db: Db) {
     },
 
     /** Ends a pending delivery as cancelled (a delivery that already succeeded or failed keeps its status). */
-    async cancel(id: string, terminalReason: string, at: Date): Promise<void> {
+    async cancel(id: string, terminalReason: TerminalReason, at: Date): Promise<void> {
       await deliveries.updateOne(
         { _id: id, status: 'pending' },
         { $set: { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: at } },
@@ -136,7 +136,7 @@ export function createDeliveriesRepo(db: Db) {
     /** A terminal delivery made pending again for a manual retry; null when it is not terminal any more. */
     async reopen(id: string, at: Date): Promise<DeliveryDoc | null> {
       return await deliveries.findOneAndUpdate(
-        { _id: id, status: { $in: ['succeeded', 'failed', 'cancelled'] } },
+        { _id: id, status: { $in: [...terminalStatuses] } },
         { $set: { status: 'pending', terminalReason: null, nextAttemptAt: at, updatedAt: at } },
         { returnDocument: 'after' },
       );
@@ -146,7 +146,7 @@ export function createDeliveriesRepo(db: Db) {
      * Marks a subscription's pending deliveries cancelled (terminal); returns their ids so their workflows can be
      * woken to end. An attempt already running records its own outcome but leaves a cancelled status alone.
      */
-    async cancelPendingOf(subscriptionId: string, terminalReason: string): Promise<string[]> {
+    async cancelPendingOf(subscriptionId: string, terminalReason: TerminalReason): Promise<string[]> {
       const pending = await deliveries
         .find({ subscriptionId, status: 'pending' }, { projection: { _id: 1 } })
         .map((d) => d._id)

@@ -1,8 +1,13 @@
 // The stored shape of every Herald collection, in one place. Dates are BSON dates; ids are uuid strings.
 import type { HistoryEventType, Provider, SubscribableEventType } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
-import type { Actor, AttemptOutcome, DeliveryStatus } from '../../workflows/types.js';
-import type { ResponseSummary } from '../net/http-client.js';
+import type {
+  Actor,
+  DeliveryStatus,
+  PostOutcome,
+  ResponseSummary,
+  TerminalReason,
+} from '../domain/delivery-vocabulary.js';
 
 /** `events`: one lifecycle (or webhook.test) event, owned by one integrator. */
 export interface EventDoc {
@@ -73,7 +78,7 @@ export interface DeliveryDoc {
   createdAt: Date;
   updatedAt: Date;
   nextAttemptAt: Date | null;
-  terminalReason: string | null;
+  terminalReason: TerminalReason | null;
   lastResponseSummary: ResponseSummary | null;
 }
 
@@ -83,7 +88,8 @@ export interface AttemptDoc {
   integratorId: string;
   deliveryId: string;
   attemptNumber: number;
-  outcome: AttemptOutcome;
+  /** Only requests made are recorded: `cancelled` is an outcome of the workflow's attempt, never a stored one. */
+  outcome: PostOutcome;
   statusCode: number | null;
   error: string | null;
   latencyMs: number;

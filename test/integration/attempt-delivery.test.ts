@@ -11,6 +11,7 @@ import type { DeliveryDoc, SubscriptionDoc } from '../../src/store/documents.js'
 import { createStore } from '../../src/store/index.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
 import { createMongo } from '../../src/store/mongo.js';
+import type { Actor } from '../../src/domain/delivery-vocabulary.js';
 import type { AttemptInput } from '../../workflows/types.js';
 import { assertSignedDelivery, lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
 import { testConfig } from '../helpers/env.js';
@@ -57,13 +58,15 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     });
     return { delivery, ...seeded };
   }
-  const input = (delivery: DeliveryDoc, attemptNumber: number, more: Partial<AttemptInput> = {}): AttemptInput => ({
-    deliveryId: delivery._id,
-    attemptNumber,
-    actor: 'system',
-    retryInSeconds: 30,
-    ...more,
-  });
+  /** The workflow's input: followSchedule (default true), or the pre-rule shape `{ retryInSeconds }`. */
+  const input = (
+    delivery: DeliveryDoc,
+    attemptNumber: number,
+    more: { actor?: Actor } & ({ followSchedule?: boolean } | { retryInSeconds: number | null }) = {},
+  ): AttemptInput => {
+    const base = { deliveryId: delivery._id, attemptNumber, actor: 'system' as Actor };
+    return 'retryInSeconds' in more ? { ...base, ...more } : { ...base, followSchedule: true, ...more };
+  };
 
   it('signs and POSTs the stored body, records the attempt and marks the delivery succeeded', async () => {
     receiver.respond(() => ({ status: 204 }));
@@ -137,6 +140,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
       createdAt: recordedAt,
     });
     const count = receiver.requests.length;
+    // An input in the pre-rule shape (a run started before the rule, continued by this worker) settles the same.
     const result = await attemptDelivery(input(delivery, 1, { retryInSeconds: 30 }));
     assert.deepEqual([result.outcome, result.deliveryStatus], ['http_error', 'pending']);
     assert.equal(receiver.requests.length, count, 'not sent again');
@@ -152,9 +156,10 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     receiver.respond(() => ({ status: 500, body: 'x'.repeat(10_000) }));
     const { delivery } = await newDelivery();
     const t0 = Date.now();
-    const first = await attemptDelivery(input(delivery, 1, { retryInSeconds: 30 }));
+    const first = await attemptDelivery(input(delivery, 1));
     assert.equal(first.outcome, 'http_error');
     assert.equal(first.deliveryStatus, 'pending');
+    assert.equal(first.retryInSeconds, 30, 'the attempt rule answers the wait');
     let stored = await store.deliveries.findById(delivery._id);
     assert.equal(stored?.status, 'pending');
     const due = stored?.nextAttemptAt?.getTime() ?? 0;
@@ -162,7 +167,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     assert.equal(stored?.lastResponseSummary?.truncated, true, 'only a bounded part of the body is kept');
 
     receiver.respond(() => ({ status: 302, headers: { location: 'https://127.0.0.1/' } }));
-    const last = await attemptDelivery(input(delivery, 2, { retryInSeconds: null }));
+    const last = await attemptDelivery(input(delivery, 2, { followSchedule: false }));
     assert.equal(last.outcome, 'http_error', 'a redirect is a failure, never followed');
     assert.equal(last.deliveryStatus, 'failed');
     stored = await store.deliveries.findById(delivery._id);
@@ -223,7 +228,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
 
   it('fails for a delivery that does not exist, as a non-retryable DeliveryNotFound', async () => {
     await assert.rejects(
-      attemptDelivery({ deliveryId: randomUUID(), attemptNumber: 1, actor: 'system', retryInSeconds: 30 }),
+      attemptDelivery({ deliveryId: randomUUID(), attemptNumber: 1, actor: 'system', followSchedule: true }),
       (err: unknown) => err instanceof Error && (err as { type?: string }).type === 'DeliveryNotFound',
     );
   });

@@ -8,6 +8,7 @@ import { searchAttributes } from '../../workflows/search-attributes.js';
 import { assertSignedDelivery, eventually, lifecycleEvent } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 import { startHttpsReceiver, type RecordedRequest } from '../helpers/receiver.js';
+import { eventsOfType } from '../helpers/temporal.js';
 
 describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
   let s: DeliveryStack;
@@ -116,6 +117,15 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
     await s.alice.client.deleteSubscription(subscription.id);
     const handle = s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(pending.id));
     assert.deepEqual(await handle.result(), { status: 'cancelled', attempts: 1 });
+    // Ended by the cancel signal itself: no activity was scheduled to discover the cancellation.
+    const events = (await handle.fetchHistory()).events;
+    assert.equal(eventsOfType(events, 'activityTaskScheduledEventAttributes').length, 1);
+    const signals = eventsOfType(events, 'workflowExecutionSignaledEventAttributes');
+    assert.deepEqual(
+      signals.map((e) => e.workflowExecutionSignaledEventAttributes?.signalName),
+      ['cancel'],
+    );
+    assert.equal((await handle.describe()).typedSearchAttributes.get(searchAttributes.deliveryStatus), 'cancelled');
     const record = await s.app.store.deliveries.findById(pending.id);
     assert.equal(record?.status, 'cancelled');
     assert.equal(record?.terminalReason, 'subscription_deleted');

@@ -1,6 +1,7 @@
 // The whole delivery — real workflow, real activity, real MongoDB-wire server, real HTTPS receiver — on the
 // time-skipping server: the retry schedule as the receiver sees it, in workflow time read from the history.
-// HERALD_RECORD_HISTORIES=1 npm test -- <this file> re-records the replay fixture cancelled-after-delete.
+// HERALD_RECORD_HISTORIES=1 npm test -- <this file> records the replay fixture
+// ruled-cancelled-at-next-attempt (once: recorded fixtures are never overwritten).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -92,7 +93,8 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
     const handle = env.client.workflow.getHandle(deliveryWorkflowId(delivery._id));
     const result: unknown = await handle.result();
     const history = await handle.fetchHistory();
-    if (process.env.HERALD_RECORD_HISTORIES && whileFirstAttempt) await writeHistory('cancelled-after-delete', history);
+    if (process.env.HERALD_RECORD_HISTORIES && whileFirstAttempt)
+      await writeHistory('ruled-cancelled-at-next-attempt', history);
     const events = history.events;
     const start = timestampMs(eventsOfType(events, 'workflowExecutionStartedEventAttributes')[0]?.eventTime);
     const offsets = eventsOfType(events, 'activityTaskScheduledEventAttributes').map(

@@ -183,7 +183,7 @@ describe('subscription signing keys at rest and in use', () => {
         deliveryId: delivery._id,
         attemptNumber: 1,
         actor: 'system',
-        retryInSeconds: 30,
+        followSchedule: true,
       });
       assert.equal(result.outcome, 'succeeded');
       const request = receiver.requests[before];

@@ -1,5 +1,6 @@
 // Replays recorded delivery histories against the current workflow code: a nondeterministic change fails here.
-// The histories come from test/integration/delivery-schedule.test.ts (HERALD_RECORD_HISTORIES=1 re-records them).
+// The histories come from test/integration/delivery-schedule*.test.ts (HERALD_RECORD_HISTORIES=1 records missing ones;
+// a recorded one is never re-recorded). Those without the ruled- prefix come from the workflow before its patches.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
@@ -13,12 +14,21 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 
 /** Every fixture, with what its history must hold: an empty or truncated file cannot pass. */
 const expected = {
-  'always-fails-with-retry-now': { activities: 7, timers: 6, signals: 1, updates: 0 },
-  'succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0 },
-  'manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0 },
-  'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2 },
-  'retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0 },
-  'cancelled-after-delete': { activities: 2, timers: 1, signals: 0, updates: 0 },
+  // Recorded from the workflow before its patches (no patch markers).
+  'always-fails-with-retry-now': { activities: 7, timers: 6, signals: 1, updates: 0, markers: 0 },
+  'succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0, markers: 0 },
+  'manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 0 },
+  'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2, markers: 0 },
+  'retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0, markers: 0 },
+  'cancelled-after-delete': { activities: 2, timers: 1, signals: 0, updates: 0, markers: 0 },
+  // Recorded from the patched workflow: the attempt rule in the activity, the cancel signal (two patch markers).
+  'ruled-always-fails-with-retry-now': { activities: 7, timers: 6, signals: 1, updates: 0, markers: 2 },
+  'ruled-succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0, markers: 2 },
+  'ruled-manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 2 },
+  'ruled-test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2, markers: 2 },
+  'ruled-retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0, markers: 2 },
+  'ruled-cancelled-at-next-attempt': { activities: 2, timers: 1, signals: 0, updates: 0, markers: 2 },
+  'ruled-cancel-signal-during-wait': { activities: 1, timers: 1, signals: 1, updates: 0, markers: 2 },
 } as const;
 type FixtureName = keyof typeof expected;
 
@@ -59,6 +69,7 @@ describe('delivery workflow replay', () => {
           timers: eventsOfType(events, 'timerStartedEventAttributes').length,
           signals: eventsOfType(events, 'workflowExecutionSignaledEventAttributes').length,
           updates: eventsOfType(events, 'workflowExecutionUpdateCompletedEventAttributes').length,
+          markers: eventsOfType(events, 'markerRecordedEventAttributes').length,
         },
         counts,
         name,

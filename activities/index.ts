@@ -3,14 +3,15 @@ import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
 import { createAttemptDelivery } from './attempt-delivery.js';
 import { createSigningKeyCache } from './signing-keys.js';
+import { createSubscriptionCache } from './subscription-cache.js';
 
 export interface ActivityDeps {
   readonly store: Store;
   readonly vault: KeyVault;
   readonly http: WebhookHttpClient;
   readonly now?: () => Date;
-  /** Tests calling activities outside a worker say whether a call is a retry (default: Temporal's attempt > 1). */
-  readonly retried?: () => boolean;
+  /** Tests calling activities outside a worker give the activity's attempt number (default: Temporal's). */
+  readonly activityAttempt?: () => number;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -19,9 +20,10 @@ export function createActivities(deps: ActivityDeps) {
     attemptDelivery: createAttemptDelivery({
       store: deps.store,
       keys: createSigningKeyCache(deps.vault),
+      subscriptions: createSubscriptionCache(deps.store),
       http: deps.http,
       ...(deps.now ? { now: deps.now } : {}),
-      ...(deps.retried ? { retried: deps.retried } : {}),
+      ...(deps.activityAttempt ? { activityAttempt: deps.activityAttempt } : {}),
     }),
   };
 }

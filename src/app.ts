@@ -1,3 +1,4 @@
+import type { MongoOptions } from './store/mongo.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -21,10 +22,16 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Create the indexes at start-up (default true). Off only to probe readiness against a server that is down. */
   ensureIndexes?: boolean;
+  mongoOptions?: MongoOptions;
 }
 
 /** Builds the app in layers: external connections → app plugins → routes. It does not listen. */
-export async function buildApp({ config, logger, ensureIndexes = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  logger,
+  ensureIndexes = true,
+  mongoOptions,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.LOG_LEVEL,
@@ -40,7 +47,7 @@ export async function buildApp({ config, logger, ensureIndexes = true }: BuildAp
   app.setSerializerCompiler(serializerCompiler);
 
   // 1. external
-  await app.register(connectionsPlugin, { config, ensureIndexes });
+  await app.register(connectionsPlugin, { config, ensureIndexes, ...(mongoOptions ? { mongoOptions } : {}) });
   await app.register(openapiPlugin);
   // 2. app
   await app.register(errorHandlerPlugin);

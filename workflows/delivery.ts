@@ -106,7 +106,13 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     const scheduled = followSchedule ? retryDelayAfter(attemptNumber) : null;
     const result = await attemptDelivery(
       ruled
-        ? { deliveryId, attemptNumber, actor, followSchedule }
+        ? {
+            deliveryId,
+            attemptNumber,
+            actor,
+            followSchedule,
+            ...(input.handOff && attemptNumber === firstAttemptNumber ? { handOff: input.handOff } : {}),
+          }
         : { deliveryId, attemptNumber, actor, retryInSeconds: scheduled },
     );
     const retryInSeconds = ruled ? (result.retryInSeconds ?? null) : scheduled;

@@ -1,5 +1,22 @@
 // The contract between the delivery workflow, its activity and the API. Types only: safe to import anywhere.
 import type { Actor, AttemptOutcome, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import type { HistoryEventType } from '../src/domain/event-types.js';
+
+/**
+ * What the fan-out knew when it started a delivery's workflow: the first attempt needs no read of the delivery
+ * (the fan-out writes none; the attempt's record creates it) nor, made soon enough, of the subscription. No event body:
+ * bodies stay out of histories.
+ */
+export interface HandOff {
+  readonly eventId: string;
+  readonly subscriptionId: string;
+  /** The subscription's version the event was matched against. */
+  readonly subscriptionVersion: number;
+  readonly integratorId: string;
+  readonly eventType: HistoryEventType;
+  /** The event's createdAt (ISO), which is also the delivery's. */
+  readonly createdAt: string;
+}
 
 /** Input of the delivery workflow (workflow id `delivery:<deliveryId>`). */
 export interface DeliveryWorkflowInput {
@@ -12,6 +29,8 @@ export interface DeliveryWorkflowInput {
    * false: a manual re-run of a terminal delivery makes one attempt and ends (docs/deliveries.md: manual retry).
    */
   readonly followSchedule: boolean;
+  /** Set by the fan-out only; the run's first attempt passes it on. */
+  readonly handOff?: HandOff;
 }
 
 /** Input of the one activity per attempt: sign, POST, record the attempt and update the delivery in one go. */
@@ -19,6 +38,8 @@ export type AttemptInput = {
   readonly deliveryId: string;
   readonly attemptNumber: number;
   readonly actor: Actor;
+  /** The run's hand-off, on its first attempt only. */
+  readonly handOff?: HandOff;
 } & (
   | {
       /** The run's followSchedule: the attempt rule (src/domain/attempt-rule.ts) decides the rest. */

@@ -34,7 +34,7 @@ export function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc
     data: { message: 'A test delivery from Herald.', subscriptionId: subscription._id },
   } as const;
   // Test events go to their one subscription only, never through the fan-out.
-  return { ...newEventDoc(fields, now), fanoutAt: now, sourceSubscriptionId: subscription._id };
+  return { ...newEventDoc(fields, now), sourceSubscriptionId: subscription._id };
 }
 
 /**
@@ -77,12 +77,9 @@ export async function sendTestDelivery(
       1000,
       false,
     );
-    if (!started) await store.deliveries.cancel(delivery._id, 'not_started', new Date());
+    if (!started) await store.deliveries.cancel(delivery, 'not_started', new Date());
     throw err;
   }
-  const [stored, attempt] = await Promise.all([
-    store.deliveries.findById(delivery._id),
-    result.attemptId ? store.deliveries.findAttempt(delivery._id, 1) : null,
-  ]);
-  return { event, delivery: stored ?? delivery, attempt };
+  const stored = (await store.deliveries.findById(delivery._id)) ?? delivery;
+  return { event, delivery: stored, attempt: result.attemptId ? (stored.attempts?.['1'] ?? null) : null };
 }

@@ -27,7 +27,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
   const vault = createKeyVault(loadMasterKey(config).key);
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: 'Herald-test' });
   // Called outside a worker: every call counts as a retry, so the recorded-attempt check always runs.
-  const { attemptDelivery } = createActivities({ store, vault, http, retried: () => true });
+  const { attemptDelivery } = createActivities({ store, vault, http, activityAttempt: () => 2 });
   const integratorId = randomUUID();
   let receiver: HttpsReceiver;
 
@@ -116,29 +116,37 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     const again = await attemptDelivery(input(delivery, 1));
     assert.deepEqual(again, first);
     assert.equal(receiver.requests.length, count);
-    assert.equal(await store.deliveries.attempts.countDocuments({ deliveryId: delivery._id }), 1);
+    assert.deepEqual(Object.keys((await store.deliveries.findById(delivery._id))?.attempts ?? {}), ['1']);
   });
 
-  it('on a retry, writes the effect of an attempt recorded before the delivery update was lost, sending nothing', async () => {
+  it('on a retry, writes the effect of an attempt already recorded again, sending nothing', async () => {
     const { delivery, subscription } = await newDelivery();
     const recordedAt = new Date(Date.now() - 5_000);
-    await store.deliveries.recordAttempt({
-      _id: randomUUID(),
-      integratorId,
-      deliveryId: delivery._id,
-      attemptNumber: 1,
-      outcome: 'http_error',
-      statusCode: 500,
-      error: null,
-      latencyMs: 12,
-      responseSummary: { status: 500, headers: {}, body: 'down', truncated: false },
-      signedAt: recordedAt,
-      signedTimestamp: String(Math.floor(recordedAt.getTime() / 1000)),
-      signingKeyId: subscription.activeKeyId,
-      actor: 'system',
-      address: '127.0.0.1',
-      createdAt: recordedAt,
-    });
+    // The attempt alone, as if its effect had been lost (one write records both now; the retry must not depend on it).
+    await store.deliveries.collection.updateOne(
+      { _id: delivery._id },
+      {
+        $set: {
+          'attempts.1': {
+            _id: randomUUID(),
+            integratorId,
+            deliveryId: delivery._id,
+            attemptNumber: 1,
+            outcome: 'http_error',
+            statusCode: 500,
+            error: null,
+            latencyMs: 12,
+            responseSummary: { status: 500, headers: {}, body: 'down', truncated: false },
+            signedAt: recordedAt,
+            signedTimestamp: String(Math.floor(recordedAt.getTime() / 1000)),
+            signingKeyId: subscription.activeKeyId,
+            actor: 'system',
+            address: '127.0.0.1',
+            createdAt: recordedAt,
+          },
+        },
+      },
+    );
     const count = receiver.requests.length;
     // An input in the pre-rule shape (a run started before the rule, continued by this worker) settles the same.
     const result = await attemptDelivery(input(delivery, 1, { retryInSeconds: 30 }));
@@ -204,7 +212,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     assert.equal(r2.outcome, 'cancelled');
     assert.equal((await store.deliveries.findById(disabled.delivery._id))?.terminalReason, 'subscription_disabled');
     assert.equal(receiver.requests.length, count, 'no request made');
-    assert.equal(await store.deliveries.attempts.countDocuments({ deliveryId: disabled.delivery._id }), 0);
+    assert.equal((await store.deliveries.findById(disabled.delivery._id))?.attempts, undefined);
 
     receiver.respond(() => ({ status: 204 }));
     const manual = await newDelivery({ status: 'disabled' });
@@ -215,7 +223,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
   it('leaves a delivery cancelled while its attempt was in flight cancelled', async () => {
     const { delivery } = await newDelivery();
     receiver.respond(async () => {
-      await store.deliveries.cancel(delivery._id, 'subscription_deleted', new Date());
+      await store.deliveries.cancel(delivery, 'subscription_deleted', new Date());
       return { status: 500 };
     });
     const result = await attemptDelivery(input(delivery, 1));

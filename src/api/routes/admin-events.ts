@@ -28,16 +28,17 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { occurredAt, ...fields } = request.body;
       // Validate everything before writing anything.
-      if (!(await app.store.integrators.exists(fields.integratorId))) {
+      if (!(await app.store.integrators.known(fields.integratorId))) {
         throw badRequest('body.integratorId: no registered integrator has this id');
       }
       const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt) });
+      // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
+      // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
+      await app.fanOut.handOff(doc);
       const { created, event } = await app.store.events.insertOnce(doc);
       if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
         throw conflict(`an event with id ${doc._id} already exists with different content`);
       }
-      // A re-submission also repairs a hand-off that a crash interrupted; handOff is idempotent throughout.
-      if (event.fanoutAt === null) await app.fanOut.handOff(event);
       return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
     },
   );

@@ -21,7 +21,7 @@ export interface AttemptDeps {
 }
 
 /** A first attempt made this soon after the hand-off signs with the subscription as the event was matched against. */
-export const MATCHED_SUBSCRIPTION_MAX_AGE_MS = 10_000;
+const MATCHED_SUBSCRIPTION_MAX_AGE_MS = 10_000;
 /** How long a first attempt waits for its event to be stored (the API stores it right after starting the workflow). */
 const EVENT_WAITS_MS = [10, 20, 40, 80, 160, 320, 640];
 /** Activity calls (~2 min with the workflow's retry policy) before a never-stored event fails the run. */

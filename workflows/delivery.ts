@@ -21,10 +21,10 @@ import type { AttemptResult, DeliveryState, DeliveryWorkflowInput, DeliveryWorkf
  * next attempt (before: the workflow computed it and sent it in); `cancel-signal`: a cancel signal ends a waiting run
  * at once (before: cancellation woke the run with retryNow, so that its next attempt found the delivery cancelled).
  */
-export const deliveryPatches = { attemptRule: 'attempt-rule', cancelSignal: 'cancel-signal' } as const;
+const deliveryPatches = { attemptRule: 'attempt-rule', cancelSignal: 'cancel-signal' } as const;
 
 /** Error types of permanent infrastructure faults: retrying the activity cannot help. */
-export const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
+const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
 
 // Receiver failures come back as values; the retry policy covers only our own faults (database down, …).
 // No maximumAttempts: an infrastructure fault is retried until it is fixed. The HTTP client bounds itself at ~15 s.

@@ -16,7 +16,7 @@ export interface TestSendResult {
 }
 
 /** The body of a test delivery: a §6.4 payload with a `webhook.test` type and a data block that says so. */
-export function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc {
+function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc {
   const fields = {
     id: randomUUID(),
     eventType: TEST_EVENT_TYPE,

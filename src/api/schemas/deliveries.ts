@@ -71,7 +71,7 @@ export const deliveryParams = z.strictObject({ delivery_id: uuid });
 
 const routingId = uuid.nullable();
 /** §2.5 `event`: the webhook.test event as stored, `payload` being the exact body that was sent. */
-export const testEvent = z
+const testEvent = z
   .object({
     id: uuid,
     eventType: z.literal('webhook.test'),

@@ -1,19 +1,23 @@
-import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
+import { decideAttempt } from '../src/domain/attempt-rule.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
-import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
+import { attemptIdOf } from '../src/store/derived-ids.js';
+import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
-import type { AttemptInput, AttemptResult, DeliveryStatus } from '../workflows/types.js';
+import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
+import type { SubscriptionCache } from './subscription-cache.js';
 
 export interface AttemptDeps {
   readonly store: Store;
   readonly keys: ReturnType<typeof createSigningKeyCache>;
+  readonly subscriptions: SubscriptionCache;
   readonly http: WebhookHttpClient;
   readonly now?: () => Date;
-  /** Whether this call is a retry of the activity (Temporal's attempt > 1). */
-  readonly retried?: () => boolean;
+  /** Temporal's attempt number of this activity call (1 = first); tests calling it outside a worker give their own. */
+  readonly activityAttempt?: () => number;
   /** Error-level log of faults that need an operator (default: the activity context's logger). */
   readonly logError?: LogError;
 }
@@ -22,54 +26,83 @@ export type LogError = (message: string, fields: Record<string, unknown>) => voi
 
 const activityLogError: LogError = (message, fields) => Context.current().log.error(message, fields);
 
-const activityRetried = (): boolean => Context.current().info.attempt > 1;
+/** A first attempt made this soon after the hand-off signs with the subscription as the event was matched against. */
+const MATCHED_SUBSCRIPTION_MAX_AGE_MS = 10_000;
+/** How long a first attempt waits for its event to be stored (the API stores it right after starting the workflow). */
+const EVENT_WAITS_MS = [10, 20, 40, 80, 160, 320, 640];
+/** Activity calls (~2 min with the workflow's retry policy) before a never-stored event fails the run. */
+const EVENT_MAX_ACTIVITY_ATTEMPTS = 8;
+
+const temporalAttempt = (): number => Context.current().info.attempt;
 
 /** Why a delivery is not attempted; null when it should be. Explicit requests (manual, test) reach disabled ones. */
 function cancelReason(delivery: DeliveryDoc, subscription: SubscriptionDoc | null, input: AttemptInput) {
-  if (delivery.status === 'cancelled') return delivery.terminalReason ?? 'cancelled';
+  if (delivery.status === 'cancelled') return delivery.terminalReason ?? 'subscription_deleted';
   if (!subscription || subscription.deletedAt) return 'subscription_deleted';
   if (subscription.status === 'disabled' && input.actor === 'system') return 'subscription_disabled';
   return null;
 }
 
+/** Whether failures of this run follow the schedule; an input from before the attempt rule says it its own way. */
+const followsSchedule = (input: AttemptInput): boolean =>
+  'followSchedule' in input ? input.followSchedule : input.retryInSeconds !== null;
+
+/** A new delivery as its hand-off describes it: its first attempt's record creates it. */
+function handedOff(deliveryId: string, h: HandOff): DeliveryDoc {
+  const createdAt = new Date(h.createdAt);
+  const { eventId, subscriptionId, integratorId, eventType } = h;
+  return {
+    ...{ _id: deliveryId, integratorId, subscriptionId, eventId, eventType, status: 'pending', attemptCount: 0 },
+    ...{ createdAt, updatedAt: createdAt, nextAttemptAt: createdAt, terminalReason: null, lastResponseSummary: null },
+  };
+}
+
 /** The answer of a call that sent nothing and recorded no attempt. */
 const noRequest = (input: AttemptInput, outcome: 'cancelled' | 'signing_key_unavailable') =>
-  ({ attemptId: null, attemptNumber: input.attemptNumber, outcome, statusCode: null }) as const;
+  ({ attemptId: null, attemptNumber: input.attemptNumber, outcome, statusCode: null, retryInSeconds: null }) as const;
 
-const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptResult => ({
-  attemptId: attempt._id,
-  attemptNumber: attempt.attemptNumber,
-  outcome: attempt.outcome,
-  statusCode: attempt.statusCode,
-  deliveryStatus,
+const cancelled = (input: AttemptInput): AttemptResult => ({
+  ...noRequest(input, 'cancelled'),
+  deliveryStatus: 'cancelled',
 });
 
 /**
- * One attempt: sign the stored body, POST it through the pinned client, record the attempt and update the delivery.
- * Receiver problems are outcomes; only our own faults throw (Temporal retries the activity). Idempotent: a retried
- * activity whose attempt is already recorded returns it without sending again.
+ * One attempt: sign the stored body, POST it through the pinned client, record the attempt and its effect on the
+ * delivery (one write). Receiver problems are outcomes; only our own faults throw (Temporal retries the activity).
+ * Idempotent: a retried activity whose attempt is already recorded returns it without sending again. The first
+ * attempt of a handed-off delivery reads only its event (and its subscription when this worker has not seen that
+ * version yet): see docs/deliveries.md, "Database round trips".
  */
 export function createAttemptDelivery(deps: AttemptDeps) {
-  const { store, keys, http, now = () => new Date(), retried = activityRetried, logError = activityLogError } = deps;
+  const { store, keys, http, subscriptions, now = () => new Date() } = deps;
+  const { activityAttempt = temporalAttempt, logError = activityLogError } = deps;
   const { deliveries } = store;
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
-    const delivery = await deliveries.findById(input.deliveryId);
+    const retried = activityAttempt() > 1;
+    const { handOff } = input;
+    // Only a retried activity can find its attempt recorded already (attempt numbers are never reused), or a
+    // handed-off delivery already stored. Its effect on the delivery may not have been written: write it again.
+    const stored = handOff && !retried ? null : await deliveries.findById(input.deliveryId);
+    const delivery = stored ?? (handOff ? handedOff(input.deliveryId, handOff) : null);
     if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'DeliveryNotFound');
-    // Only a retried activity can find its attempt recorded already (attempt numbers are never reused). Its effect
-    // on the delivery may not have been written (the retry may be for exactly that write): write it again.
-    const recorded = retried() ? await deliveries.findAttempt(delivery._id, input.attemptNumber) : null;
-    if (recorded) return await settle(recorded, input);
+    const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
+    if (recorded) return await settle(delivery, recorded, input);
 
+    const fresh =
+      handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;
     const [event, subscription] = await Promise.all([
-      store.events.findById(delivery.eventId),
-      store.subscriptions.findById(delivery.subscriptionId),
+      eventOf(delivery.eventId, handOff !== undefined),
+      fresh
+        ? subscriptions.atVersion(handOff.subscriptionId, handOff.subscriptionVersion)
+        : subscriptions.current(delivery.subscriptionId),
     ]);
-    if (!event) throw ApplicationFailure.nonRetryable(`event ${delivery.eventId} not found`, 'DeliveryNotFound');
+    // A re-submitted event matched against a subscription made after the event was first stored: no delivery.
+    if (subscription && subscription.createdAt > event.createdAt) return cancelled(input);
     const reason = cancelReason(delivery, subscription, input);
     if (reason !== null || !subscription) {
-      await deliveries.cancel(delivery._id, reason ?? 'subscription_deleted', now());
-      return { ...noRequest(input, 'cancelled'), deliveryStatus: 'cancelled' };
+      await deliveries.cancel(delivery, reason ?? 'subscription_deleted', now());
+      return cancelled(input);
     }
     const keyId = subscription.activeKeyId;
     let signingKey;
@@ -84,24 +117,18 @@ export function createAttemptDelivery(deps: AttemptDeps) {
         keyId,
         reason: err.message,
       });
-      const deliveryStatus = await deliveries.fail(delivery._id, 'signing_key_unavailable', now());
+      const deliveryStatus = await deliveries.fail(delivery, 'signing_key_unavailable', now());
       return { ...noRequest(input, 'signing_key_unavailable'), deliveryStatus };
     }
 
     const signedAt = now();
     const timestamp = Math.floor(signedAt.getTime() / 1000);
     const signature = signWebhook(signingKey, delivery._id, timestamp, event.body);
-    const headers = buildWebhookHeaders({
-      deliveryId: delivery._id,
-      eventId: event._id,
-      keyId,
-      timestamp,
-      signature,
-    });
+    const headers = buildWebhookHeaders({ deliveryId: delivery._id, eventId: event._id, keyId, timestamp, signature });
     const post = await http.post(subscription.url, headers, event.body);
 
     const attempt: AttemptDoc = {
-      _id: randomUUID(),
+      _id: attemptIdOf(delivery._id, input.attemptNumber),
       integratorId: delivery.integratorId,
       deliveryId: delivery._id,
       attemptNumber: input.attemptNumber,
@@ -117,22 +144,50 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       address: post.address,
       createdAt: now(),
     };
-    return await settle(await deliveries.recordAttempt(attempt), input);
+    return await settle(delivery, attempt, input);
   };
 
-  /** Writes a recorded attempt's effect on its delivery (idempotent: a $set by _id) and answers the workflow. */
-  async function settle(attempt: AttemptDoc, input: AttemptInput): Promise<AttemptResult> {
-    const status: DeliveryStatus =
-      attempt.outcome === 'succeeded' ? 'succeeded' : input.retryInSeconds === null ? 'failed' : 'pending';
-    const next = status === 'pending' ? attempt.createdAt.getTime() + (input.retryInSeconds ?? 0) * 1000 : null;
-    const written = await deliveries.applyAttempt(attempt.deliveryId, {
-      status,
+  /** The event; a handed-off one may still be on its way into the store (the API stores it after the start). */
+  async function eventOf(id: string, handedOff: boolean): Promise<EventDoc> {
+    for (const wait of [...(handedOff ? EVENT_WAITS_MS : []), null]) {
+      const event = await store.events.findById(id);
+      if (event) return event;
+      if (wait !== null) await sleep(wait);
+    }
+    if (handedOff && activityAttempt() < EVENT_MAX_ACTIVITY_ATTEMPTS) {
+      throw ApplicationFailure.retryable(`event ${id} is not stored (yet)`, 'EventNotStored');
+    }
+    throw ApplicationFailure.nonRetryable(`event ${id} not found`, 'DeliveryNotFound');
+  }
+
+  /**
+   * Records an attempt with its effect on the delivery, as the attempt rule decides it (one write by `_id`, which
+   * creates a handed-off delivery), and answers the workflow the status written and the wait before the next attempt.
+   */
+  async function settle(delivery: DeliveryDoc, attempt: AttemptDoc, input: AttemptInput): Promise<AttemptResult> {
+    const verdict = decideAttempt({
+      outcome: attempt.outcome,
+      statusCode: attempt.statusCode,
+      headers: attempt.responseSummary?.headers ?? {},
+      attemptNumber: attempt.attemptNumber,
+      followSchedule: followsSchedule(input),
+    });
+    const { retryInSeconds } = verdict;
+    const written = await deliveries.recordAttempt(delivery, attempt, {
+      status: verdict.status,
       attemptCount: attempt.attemptNumber,
-      nextAttemptAt: next === null ? null : new Date(next),
-      terminalReason: status === 'failed' ? 'retries_exhausted' : null,
+      nextAttemptAt: retryInSeconds === null ? null : new Date(attempt.createdAt.getTime() + retryInSeconds * 1000),
+      terminalReason: verdict.terminalReason,
       lastResponseSummary: attempt.responseSummary,
       updatedAt: now(),
     });
-    return resultOf(attempt, written);
+    return {
+      attemptId: attempt._id,
+      attemptNumber: attempt.attemptNumber,
+      outcome: attempt.outcome,
+      statusCode: attempt.statusCode,
+      deliveryStatus: written,
+      retryInSeconds: written === 'pending' ? retryInSeconds : null,
+    };
   }
 }

@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RETRY_DELAYS_SECONDS } from '../workflows/schedule.js';
+import { RETRY_DELAYS_SECONDS } from '../src/domain/retry-schedule.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { processWatch } from './lib/proc-stats.js';
 import { startBenchStack } from './lib/stack.js';

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import type { MongoOptions } from './store/mongo.js';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { loadMasterKey } from './crypto/master-key.js';
@@ -25,6 +26,7 @@ export interface BuildAppOptions {
   ensureIndexes?: boolean;
   /** Called for every route registered, first of all hooks (the route-walk test collects them with it). */
   onRoute?: (route: RouteOptions) => void;
+  mongoOptions?: MongoOptions;
 }
 
 /** Builds the app in layers: external connections → app plugins → routes. It does not listen. */
@@ -33,6 +35,7 @@ export async function buildApp({
   logger,
   ensureIndexes = true,
   onRoute,
+  mongoOptions,
 }: BuildAppOptions): Promise<FastifyInstance> {
   // Before any connection: without a master key the API must not start at all (src/crypto/master-key.ts).
   const master = loadMasterKey(config);
@@ -52,7 +55,7 @@ export async function buildApp({
   if (onRoute) app.addHook('onRoute', onRoute);
 
   // 1. external
-  await app.register(connectionsPlugin, { config, ensureIndexes });
+  await app.register(connectionsPlugin, { config, ensureIndexes, ...(mongoOptions ? { mongoOptions } : {}) });
   await app.register(openapiPlugin);
   // 2. app
   await app.register(errorHandlerPlugin);

@@ -5,19 +5,18 @@ import { ConfigError, type Config } from './config.js';
 import { createKeyVault } from './crypto/key-encryption.js';
 import { loadMasterKey } from './crypto/master-key.js';
 import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
-import { createFanOut } from './delivery/fan-out.js';
-import { createSweeper } from './delivery/sweeper.js';
 import { createWebhookHttpClient } from './net/http-client.js';
 import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
 import { createStore } from './store/index.js';
 import { ensureIndexes } from './store/indexes.js';
-import { createMongo } from './store/mongo.js';
+import { createMongo, type Mongo, type MongoOptions } from './store/mongo.js';
 import { createTemporal } from './temporal.js';
 import { assertSearchAttributes } from './search-attributes-check.js';
 import { createHeraldWorker } from './temporal-worker.js';
 
 export interface WorkerRuntime {
   readonly worker: Worker;
+  readonly mongo: Mongo;
   /** Runs until shutdown (SIGINT/SIGTERM are handled by the worker), then closes every connection. */
   run(): Promise<void>;
   shutdown(): void;
@@ -25,11 +24,11 @@ export interface WorkerRuntime {
 
 /**
  * Everything a worker process runs: the delivery worker (activities over MongoDB, the key vault and the pinned
- * HTTP client) and the hand-off sweeper.
+ * HTTP client).
  */
 export async function createWorkerRuntime(
   config: Config,
-  options: { logger?: Pick<Logger, 'warn' | 'error'>; workflowBundlePath?: string; sweepIntervalMs?: number } = {},
+  options: { logger?: Pick<Logger, 'warn' | 'error'>; workflowBundlePath?: string; mongoOptions?: MongoOptions } = {},
 ): Promise<WorkerRuntime> {
   const log = options.logger ?? console;
   const master = loadMasterKey(config);
@@ -39,7 +38,7 @@ export async function createWorkerRuntime(
       'Invalid configuration:\n  HERALD_MASTER_KEY: the worker needs HERALD_MASTER_KEY or HERALD_MASTER_KEY_FILE, ' +
         'the same as the API, to open the signing keys the API sealed',
     );
-  const mongo = createMongo(config);
+  const mongo = createMongo(config, options.mongoOptions);
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT });
   const temporal = createTemporal(config);
   let connection: NativeConnection | undefined;
@@ -68,21 +67,14 @@ export async function createWorkerRuntime(
     await closeAll(); // a failed start-up leaves no connection open
     throw err;
   }
-  const sweeper = createSweeper({
-    store,
-    fanOut: createFanOut({ store, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
-    ...(options.sweepIntervalMs ? { intervalMs: options.sweepIntervalMs } : {}),
-    onError: (err) => log.error({ err }, 'fan-out sweep failed'),
-  });
 
   return {
     worker,
+    mongo,
     async run() {
-      sweeper.start();
       try {
         await worker.run();
       } finally {
-        await sweeper.stop();
         await closeAll();
       }
     },

@@ -1,6 +1,5 @@
-// The worker process: the delivery worker and the hand-off sweeper (src/worker-runtime.ts).
+// The worker process: the delivery worker (src/worker-runtime.ts).
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { createWorkerRuntime } from './worker-runtime.js';
 
@@ -8,7 +7,7 @@ export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-work
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const runtime = await createWorkerRuntime(config, { logger: pino({ level: config.LOG_LEVEL }) });
+  const runtime = await createWorkerRuntime(config);
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and drains running activities.
   await runtime.run();
 }

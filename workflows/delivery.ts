@@ -9,21 +9,22 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { attemptResultUpdate, deliveryStateQuery, retryNowSignal, retryUpdate, RUN_CLOSING } from './messages.js';
+import type { Actor, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import { retryDelayAfter } from '../src/domain/retry-schedule.js';
+import {
+  attemptResultUpdate,
+  cancelSignal,
+  deliveryStateQuery,
+  retryNowSignal,
+  retryUpdate,
+  RUN_CLOSING,
+} from './messages.js';
 import { patches } from './patches.js';
-import { retryDelayAfter } from './schedule.js';
 import { searchAttributes } from './search-attributes.js';
-import type {
-  Actor,
-  AttemptResult,
-  DeliveryState,
-  DeliveryStatus,
-  DeliveryWorkflowInput,
-  DeliveryWorkflowResult,
-} from './types.js';
+import type { AttemptResult, DeliveryState, DeliveryWorkflowInput, DeliveryWorkflowResult } from './types.js';
 
 /** Error types of permanent infrastructure faults: retrying the activity cannot help. */
-export const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
+const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
 
 // Receiver failures come back as values; the retry policy covers only our own faults (database down, …).
 // No maximumAttempts: an infrastructure fault is retried until it is fixed. The HTTP client bounds itself at ~15 s.
@@ -61,6 +62,8 @@ function recordSearchAttributes(status: DeliveryStatus, attemptCount: number): v
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   const { deliveryId } = input;
   let { firstAttemptNumber, followSchedule } = input;
+  const ruled = patched(patches.attemptRule);
+  const cancellable = patched(patches.cancelSignal);
   const results = new Map<number, AttemptResult>();
   let state: DeliveryState = {
     status: 'pending',
@@ -69,6 +72,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     lastOutcome: null,
   };
   let retryRequested = false;
+  let cancelRequested = false;
   let ended = false;
   // Manual retry by update: the attempt in progress (it serves every request that reaches it), the next one, and
   // the highest one promised to a request; a run started by a retry knows its numbers once it has read them.
@@ -80,6 +84,10 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   // Set before the first await, so an update sent with the start finds its handler.
   setHandler(retryNowSignal, () => {
     retryRequested = true;
+  });
+  setHandler(cancelSignal, () => {
+    if (cancellable) cancelRequested = true;
+    else retryRequested = true; // as the run's own code version did on cancellation
   });
   setHandler(deliveryStateQuery, () => state);
   setHandler(
@@ -127,8 +135,19 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     // A retryNow that arrives from here on asks for one more attempt should this one fail.
     retryRequested = false;
     attempting = attemptNumber;
-    const retryInSeconds = followSchedule ? retryDelayAfter(attemptNumber) : null;
-    const result = await attemptDelivery({ deliveryId, attemptNumber, actor, retryInSeconds });
+    const scheduled = followSchedule ? retryDelayAfter(attemptNumber) : null;
+    const result = await attemptDelivery(
+      ruled
+        ? {
+            deliveryId,
+            attemptNumber,
+            actor,
+            followSchedule,
+            ...(input.handOff && attemptNumber === firstAttemptNumber ? { handOff: input.handOff } : {}),
+          }
+        : { deliveryId, attemptNumber, actor, retryInSeconds: scheduled },
+    );
+    const retryInSeconds = ruled ? (result.retryInSeconds ?? null) : scheduled;
     attempting = null;
     next = attemptNumber + 1;
     results.set(attemptNumber, result);
@@ -142,15 +161,22 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     const owed = promised >= next;
     const retryAfterLast = (result.deliveryStatus === 'failed' && retryRequested) || owed;
     if (isFinal(result.deliveryStatus) && !retryAfterLast) break;
+    if (cancelRequested) break;
     if (isFinal(result.deliveryStatus)) followSchedule = false; // one more attempt, no new schedule
     if (retryRequested) {
       actor = 'manual';
     } else {
       if (retryInSeconds === null) break;
       state = { ...state, nextAttemptAt: new Date(Date.now() + retryInSeconds * 1000).toISOString() };
-      const cutShort = await condition(() => retryRequested, retryInSeconds * 1000);
+      const cutShort = await condition(() => retryRequested || cancelRequested, retryInSeconds * 1000);
+      if (cancelRequested) break;
       actor = cutShort ? 'manual' : 'system';
     }
+  }
+  if (cancelRequested && !isFinal(state.status)) {
+    // The API marked the delivery cancelled before it signalled: only the run's own view is left to end.
+    state = { ...state, status: 'cancelled', nextAttemptAt: null };
+    recordSearchAttributes('cancelled', state.attemptCount);
   }
 
   ended = true;

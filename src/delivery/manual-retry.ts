@@ -3,7 +3,8 @@ import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } fr
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { DeliveryDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
-import { deliveryWorkflowType, retryUpdate, RUN_CLOSING } from '../../workflows/messages.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import { retryUpdate, RUN_CLOSING } from '../../workflows/messages.js';
 import { deliveryStartOptions } from './start-delivery.js';
 
 export type RetryVerdict =
@@ -36,7 +37,7 @@ export async function retryDelivery(deps: Deps, delivery: DeliveryDoc): Promise<
     try {
       const { attemptNumber } = await client.workflow.executeUpdateWithStart(retryUpdate, {
         args: [],
-        startWorkflowOperation: new WithStartWorkflowOperation(deliveryWorkflowType, {
+        startWorkflowOperation: new WithStartWorkflowOperation(deliveryWorkflow, {
           ...options,
           workflowIdConflictPolicy: 'USE_EXISTING',
         }),

@@ -16,8 +16,6 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { integratorId: 1, userId: 1, createdAt: -1, _id: -1 }, name: 'integrator_user_newest' },
     { key: { integratorId: 1, transactionId: 1, createdAt: -1, _id: -1 }, name: 'integrator_transaction_newest' },
     { key: { integratorId: 1, eventType: 1, createdAt: -1, _id: -1 }, name: 'integrator_type_newest' },
-    // The fan-out sweeper: events whose hand-off did not complete.
-    { key: { fanoutAt: 1, createdAt: 1 }, name: 'fanout_pending' },
   ],
   subscriptions: [
     // GET /v1/webhooks/subscriptions (live ones, optionally by status; Equality → Sort); the fan-out's match.
@@ -29,7 +27,6 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
   ],
   signing_keys: [{ key: { subscriptionId: 1, createdAt: 1 }, name: 'subscription_createdAt' }],
   deliveries: [
-    { key: { eventId: 1, subscriptionId: 1 }, name: 'event_subscription_unique', unique: true },
     // GET /v1/webhooks/deliveries: one index per filter (Equality → Sort).
     { key: { integratorId: 1, createdAt: -1, _id: -1 }, name: 'integrator_newest' },
     { key: { integratorId: 1, subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'integrator_subscription_newest' },
@@ -38,7 +35,6 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     // DELETE of a subscription cancels its pending deliveries.
     { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
   ],
-  attempts: [{ key: { deliveryId: 1, attemptNumber: 1 }, name: 'delivery_attempt_unique', unique: true }],
   // Replay digests and quota windows: a real MongoDB expires them itself; the API also sweeps them in code, since
   // the MongoDB-wire server keeps TTL indexes without expiring anything (src/store/expiring-repo.ts).
   replays: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],

@@ -9,7 +9,8 @@ import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/cli
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { deliveryStartOptions } from '../../src/delivery/start-delivery.js';
-import { deliveryWorkflowId, deliveryWorkflowType, retryUpdate } from '../../workflows/messages.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import { deliveryWorkflowId, retryUpdate } from '../../workflows/messages.js';
 import { patches } from '../../workflows/patches.js';
 import type { DeliveryWorkflowInput } from '../../workflows/types.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
@@ -92,7 +93,7 @@ describe('manual retry by update (time-skipping server)', () => {
       }
       return n >= 3 ? 'succeeded' : 'http_error';
     });
-    const handle = await env.client.workflow.start(deliveryWorkflowType, startOptions(input));
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
     await env.sleep('10 seconds'); // attempt 1 failed; 20 s left of the 30 s wait
     assert.deepEqual(await handle.executeUpdate(retryUpdate), { attemptNumber: 2 });
     await attempt2.started.opened;
@@ -116,7 +117,7 @@ describe('manual retry by update (time-skipping server)', () => {
       actor: 'system',
       followSchedule: true,
     };
-    assert.equal((await env.client.workflow.execute(deliveryWorkflowType, startOptions(failed))).status, 'failed');
+    assert.equal((await env.client.workflow.execute(deliveryWorkflow, startOptions(failed))).status, 'failed');
 
     const release = gate();
     receivers.set(failed.deliveryId, async () => {
@@ -127,7 +128,7 @@ describe('manual retry by update (time-skipping server)', () => {
     const stale: DeliveryWorkflowInput = { ...failed, firstAttemptNumber: 3, actor: 'manual', followSchedule: true };
     const send = () =>
       env.client.workflow.executeUpdateWithStart(retryUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation(deliveryWorkflowType, {
+        startWorkflowOperation: new WithStartWorkflowOperation(deliveryWorkflow, {
           ...startOptions(stale),
           workflowIdConflictPolicy: 'USE_EXISTING',
         }),

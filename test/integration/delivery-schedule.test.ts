@@ -11,11 +11,12 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import {
   attemptResultUpdate,
+  cancelSignal,
   deliveryStateQuery,
   deliveryWorkflowId,
   retryNowSignal,
 } from '../../workflows/messages.js';
-import { RETRY_DELAYS_SECONDS } from '../../workflows/schedule.js';
+import { RETRY_DELAYS_SECONDS } from '../../src/domain/retry-schedule.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import { initialSearchAttributes } from '../../workflows/start-options.js';
 import type { DeliveryWorkflowInput } from '../../workflows/types.js';
@@ -115,7 +116,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
     assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 4 });
 
-    const { attemptsAt, timers } = await timeline(handle, 'succeeds-after-3-failures');
+    const { attemptsAt, timers } = await timeline(handle, 'ruled-succeeds-after-3-failures');
     assertOffsets(attemptsAt, [0, 30, 90, 390]);
     assert.deepEqual(timers, [30, 60, 300]);
     assert.equal(calls.get(input.deliveryId)?.length, 4);
@@ -137,7 +138,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     await handle.signal(retryNowSignal);
     assert.deepEqual(await handle.result(), { status: 'failed', attempts: 7 });
 
-    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'always-fails-with-retry-now');
+    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'ruled-always-fails-with-retry-now');
     assert.equal(attemptsAt.length, 7);
     const sixth = attemptsAt[5] ?? Number.NaN;
     assert.ok(sixth >= 2760 && sixth < 2800, `6th attempt at +${sixth} s, the 2 h timer would fire at +9390 s`);
@@ -197,7 +198,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     await waitForWorkflowTaskAfterSignal(handle);
     release();
     assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
-    await timeline(handle, 'retry-during-last-attempt');
+    await timeline(handle, 'ruled-retry-during-last-attempt');
     const made = calls.get(input.deliveryId)?.map((i) => `${i.attemptNumber} ${i.actor} ${i.retryInSeconds}`);
     assert.deepEqual(made, ['1 manual null', '2 manual null']);
   });
@@ -219,11 +220,11 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     const handle = env.client.workflow.getHandle(deliveryWorkflowId(input.deliveryId), signaledRunId);
     assert.deepEqual(await handle.result(), { status: 'failed', attempts: 1 });
 
-    const { attemptsAt, timers } = await timeline(handle, 'manual-rerun-one-attempt');
+    const { attemptsAt, timers } = await timeline(handle, 'ruled-manual-rerun-one-attempt');
     assert.equal(attemptsAt.length, 1);
     assert.deepEqual(timers, []);
     assert.deepEqual(calls.get(input.deliveryId)?.slice(7), [
-      { deliveryId: input.deliveryId, attemptNumber: 8, actor: 'manual', retryInSeconds: null },
+      { deliveryId: input.deliveryId, attemptNumber: 8, actor: 'manual', followSchedule: false, retryInSeconds: null },
     ]);
     assert.deepEqual(await searchAttributesOf(handle), { status: 'failed', attemptCount: 8 });
   });
@@ -240,14 +241,30 @@ describe('delivery workflow schedule (time-skipping server)', () => {
       startWorkflowOperation,
     });
     const expectedFirst = { attemptId: 'a-1', attemptNumber: 1, outcome: 'http_error', statusCode: 500 };
-    assert.deepEqual(first, { ...expectedFirst, deliveryStatus: 'pending' });
+    assert.deepEqual(first, { ...expectedFirst, deliveryStatus: 'pending', retryInSeconds: 30 });
     const handle = await startWorkflowOperation.workflowHandle();
     await assert.rejects(handle.executeUpdate(attemptResultUpdate, { args: [0] }), WorkflowUpdateFailedError);
     const result = handle.result(); // awaiting the result lets the server skip the 30 s wait
     const second = await handle.executeUpdate(attemptResultUpdate, { args: [2] });
     assert.equal(second.outcome, 'succeeded');
     assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
-    await timeline(handle, 'test-send-with-update');
+    await timeline(handle, 'ruled-test-send-with-update');
+  });
+
+  it('ends a waiting run at once on the cancel signal: no further attempt, status cancelled', async () => {
+    const input = newInput();
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
+    await env.sleep('10 seconds'); // attempt 1 failed: inside the 30 s wait
+    await handle.signal(cancelSignal);
+    assert.deepEqual(await handle.result(), { status: 'cancelled', attempts: 1 });
+
+    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'ruled-cancel-signal-during-wait');
+    assert.equal(attemptsAt.length, 1);
+    assert.deepEqual(timers, [30]);
+    assert.equal(cancelledTimers, 1);
+    assert.deepEqual(await searchAttributesOf(handle), { status: 'cancelled', attemptCount: 1 });
+    const state = await handle.query(deliveryStateQuery);
+    assert.deepEqual(state, { status: 'cancelled', attemptCount: 1, nextAttemptAt: null, lastOutcome: 'http_error' });
   });
 
   it('fails an attemptResult update for an attempt the run never makes', async () => {

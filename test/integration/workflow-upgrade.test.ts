@@ -11,7 +11,10 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { deliveryStartOptions } from '../../src/delivery/start-delivery.js';
-import { deliveryWorkflowType, retryNowSignal, retryUpdate } from '../../workflows/messages.js';
+import { retryNowSignal, retryUpdate } from '../../workflows/messages.js';
+
+/** The workflow type name, as the worker registers it: the upgrade runs it from two different bundles. */
+const deliveryWorkflowType = 'deliveryWorkflow';
 import type { DeliveryWorkflowInput } from '../../workflows/types.js';
 import { requireEnv } from '../helpers/env.js';
 import { createFakeDeliveryActivities } from '../helpers/fake-delivery.js';

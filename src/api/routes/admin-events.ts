@@ -26,22 +26,20 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { occurredAt, ...fields } = request.body;
       // Validate everything before writing anything.
-      if (!(await app.store.integrators.exists(fields.integratorId))) {
+      if (!(await app.store.integrators.known(fields.integratorId))) {
         throw badRequest('body.integratorId: no registered integrator has this id');
       }
       const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt) });
+      // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
+      // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
+      await app.fanOut.handOff(doc);
       const inserted = await app.store.events.insertOnce(doc);
-      const { created } = inserted;
-      if (!created && (inserted.event.body !== doc.body || inserted.event.integratorId !== doc.integratorId)) {
+      if (!inserted.created && (inserted.event.body !== doc.body || inserted.event.integratorId !== doc.integratorId)) {
         throw conflict(`an event with id ${doc._id} already exists with different content`);
       }
+      const { created } = inserted;
       // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md).
-      const event =
-        created || inserted.event.fanoutAt === null
-          ? await boundCommitLag(app.store.events, inserted.event, request.log)
-          : inserted.event;
-      // A re-submission also repairs a hand-off that a crash interrupted; handOff is idempotent throughout.
-      if (event.fanoutAt === null) await app.fanOut.handOff(event);
+      const event = created ? await boundCommitLag(app.store.events, inserted.event, request.log) : inserted.event;
       return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { retryDelivery } from '../../delivery/manual-retry.js';
 import { keysetPage } from '../../store/cursor.js';
+import { attemptsOf } from '../../store/deliveries-repo.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
 import {
@@ -60,7 +61,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
       if (!found) throw notFound();
-      return { ...deliveryView(found), attempts: (await repo.listAttempts(found._id)).map(attemptView) };
+      return { ...deliveryView(found), attempts: attemptsOf(found).map(attemptView) };
     },
   );
 

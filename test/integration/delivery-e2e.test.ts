@@ -85,8 +85,11 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
     for (const body of bodies) assert.ok(body.equals(bodies[0]!), 'byte-identical on every attempt');
 
     const handle = s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(first.id));
-    const description = await handle.describe();
-    assert.equal(description.typedSearchAttributes.get(searchAttributes.deliveryStatus), 'succeeded');
+    // The record is written by the activity, the search attributes by the workflow task after it: wait for those.
+    const description = await eventually(async () => {
+      const d = await handle.describe();
+      return d.typedSearchAttributes.get(searchAttributes.deliveryStatus) === 'succeeded' ? d : undefined;
+    });
     assert.equal(description.typedSearchAttributes.get(searchAttributes.attemptCount), 4);
     assert.equal(description.typedSearchAttributes.get(searchAttributes.subscriptionId), subscription.id);
   });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { historyItemJson, newEventDoc } from '../../domain/event-record.js';
+import { NULL_JSON } from '../../domain/json-text.js';
 import { sendJsonText } from '../send-json.js';
 import { badRequest, conflict, errorResponses } from '../errors.js';
 import { eventHistoryItem, publishEventBody } from '../schemas/events.js';
@@ -31,7 +32,9 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await app.store.integrators.exists(fields.integratorId))) {
         throw badRequest('body.integratorId: no registered integrator has this id');
       }
-      const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt) });
+      // `data` as the producer wrote it (README "Payload fidelity"): the parsed value only passed validation.
+      const data = request.bodyMembers?.get('data') ?? NULL_JSON;
+      const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt), data });
       const { created, event } = await app.store.events.insertOnce(doc);
       if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
         throw conflict(`an event with id ${doc._id} already exists with different content`);

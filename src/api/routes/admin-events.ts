@@ -21,7 +21,9 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Publish a lifecycle event (idempotent on id)',
         description:
           '201 with the stored event the first time; 200 with the stored event when the same event (same id and ' +
-          'content) is sent again; 409 when the id exists with other content. Bodies over 256 KiB → 413.',
+          'content) is sent again; 409 when the id exists with other content. `data` is kept as the exact text ' +
+          'sent. Bodies over 256 KiB → 413; not UTF-8, nested over 64 levels or a number beyond ±1.8e308 → 400 ' +
+          'naming the JSON path.',
         body: publishEventBody,
         response: { 200: eventHistoryItem, 201: eventHistoryItem, ...errorResponses(400, 401, 409, 413) },
       },

@@ -27,8 +27,9 @@ export interface JsonScan {
 
 interface Frame {
   array: boolean;
-  /** Object: the raw text of the current member name (quotes included); array: unused. */
-  key: string;
+  /** Object: where the raw text of the current member name starts and ends (quotes included). */
+  keyStart: number;
+  keyEnd: number;
   /** Array: the current item's index. */
   index: number;
   expectKey: boolean;
@@ -36,10 +37,16 @@ interface Frame {
   start: number;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const NUMBER_START = /^-?[0-9]/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const [SPACE, TAB, LF, CR, QUOTE, COMMA, COLON, BACKSLASH] = [0x20, 0x09, 0x0a, 0x0d, 0x22, 0x2c, 0x3a, 0x5c];
+const [OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x5b, 0x5d, 0x7b, 0x7d];
+const [MINUS, DIGIT_0, DIGIT_9, LOWER_E, UPPER_E] = [0x2d, 0x30, 0x39, 0x65, 0x45];
+
+/** Characters that end a number or literal token. */
+const DELIMITER = new Uint8Array(128);
+for (const c of [SPACE, TAB, LF, CR, QUOTE, COMMA, COLON, OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT]) {
+  DELIMITER[c] = 1;
+}
 
 /** A member name as JSON.parse reads it (escapes decoded); the raw text if it is not a valid string. */
 function memberName(raw: string): string {
@@ -51,18 +58,15 @@ function memberName(raw: string): string {
   }
 }
 
-function pathOf(stack: readonly Frame[]): string {
+function pathOf(text: string, stack: readonly Frame[]): string {
   return stack
     .map((f) => {
       if (f.array) return `[${f.index}]`;
-      const name = memberName(f.key);
+      const name = memberName(text.slice(f.keyStart, f.keyEnd));
       return IDENTIFIER.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
     })
     .join('');
 }
-
-/** A number token beyond ±1.8e308: Number() reads it as JSON.parse does, as ±Infinity. Not-numbers are left alone. */
-const overflows = (token: string): boolean => NUMBER_START.test(token) && Math.abs(Number(token)) === Infinity;
 
 /** End of the string token starting at `i` (just past its closing quote, or the text's end). */
 function stringEnd(text: string, i: number): number {
@@ -79,24 +83,42 @@ function stringEnd(text: string, i: number): number {
 
 /** End of a number or literal token starting at `i`. */
 function scalarEnd(text: string, i: number): number {
-  let j = i;
-  while (j < text.length && !' \t\n\r,:[]{}"'.includes(text[j]!)) j++;
+  let j = i + 1;
+  for (let c = text.charCodeAt(j); j < text.length && (c >= 128 || DELIMITER[c] === 0); c = text.charCodeAt(++j));
   return j;
+}
+
+/**
+ * A number token beyond ±1.8e308, which JSON.parse reads as ±Infinity (Number() reads JSON numbers the same way).
+ * Only a token with an exponent or over 300 characters can be one; a token that is not a number is left alone.
+ */
+function overflows(text: string, i: number, j: number): boolean {
+  const first = text.charCodeAt(text.charCodeAt(i) === MINUS ? i + 1 : i);
+  if (!(first >= DIGIT_0 && first <= DIGIT_9)) return false;
+  let exponent = j - i > 300;
+  for (let k = i + 1; k < j && !exponent; k++) {
+    const c = text.charCodeAt(k);
+    exponent = c === LOWER_E || c === UPPER_E;
+  }
+  return exponent && Math.abs(Number(text.slice(i, j))) === Infinity;
 }
 
 export function scanJson(text: string, { maxDepth, badCharAt = -1 }: JsonScanOptions): JsonScan {
   const members = new Map<string, string>();
   const items: string[] = [];
   const stack: Frame[] = [];
-  const result = (problem: JsonProblem | null): JsonScan => ({ problem, members, items });
-  const problemAt = (reason: JsonProblem['reason']) => result({ path: pathOf(stack), reason });
+  const problemAt = (reason: JsonProblem['reason']): JsonScan => ({
+    problem: { path: pathOf(text, stack), reason },
+    members,
+    items,
+  });
   // A value that ends at `end` inside the top-level container is one of its members or items.
   const childEnded = (end: number) => {
     const top = stack[0];
     if (stack.length !== 1 || !top) return;
     const child = text.slice(top.start, end);
     if (top.array) items.push(child);
-    else members.set(memberName(top.key), child);
+    else members.set(memberName(text.slice(top.keyStart, top.keyEnd)), child);
   };
   const childStarts = (at: number) => {
     if (stack.length === 1) stack[0]!.start = at;
@@ -104,38 +126,41 @@ export function scanJson(text: string, { maxDepth, badCharAt = -1 }: JsonScanOpt
 
   let i = 0;
   while (i < text.length) {
-    const c = text[i]!;
-    const top = stack.at(-1);
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+    const c = text.charCodeAt(i);
+    const top = stack[stack.length - 1];
+    if (c === SPACE || c === LF || c === CR || c === TAB) {
       i++;
-    } else if (c === '{' || c === '[') {
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       childStarts(i);
       if (stack.length >= maxDepth) return problemAt('too_deep');
-      stack.push({ array: c === '[', key: '', index: 0, expectKey: c === '{', start: i + 1 });
+      const array = c === OPEN_ARRAY;
+      stack.push({ array, keyStart: 0, keyEnd: 0, index: 0, expectKey: !array, start: i + 1 });
       i++;
-    } else if (c === '}' || c === ']') {
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       stack.pop();
       i++;
       childEnded(i);
-    } else if (c === ',') {
+    } else if (c === COMMA) {
       if (top?.array) top.index++;
       else if (top) top.expectKey = true;
       i++;
-    } else if (c === ':') {
+    } else if (c === COLON) {
       if (top) top.expectKey = false;
       i++;
     } else {
       // A string, number or literal; every other character was handled above, so the token is never empty.
-      const quoted = text.charCodeAt(i) === QUOTE;
+      const quoted = c === QUOTE;
       const isKey = quoted && top !== undefined && !top.array && top.expectKey;
       const j = quoted ? stringEnd(text, i) : scalarEnd(text, i);
-      if (isKey) top.key = text.slice(i, j);
-      else childStarts(i);
+      if (isKey) {
+        top.keyStart = i;
+        top.keyEnd = j;
+      } else childStarts(i);
       if (badCharAt >= i && badCharAt < j) return problemAt('invalid_utf8');
-      if (!quoted && overflows(text.slice(i, j))) return problemAt('number_out_of_range');
+      if (!quoted && overflows(text, i, j)) return problemAt('number_out_of_range');
       i = j;
       if (!isKey) childEnded(j);
     }
   }
-  return result(null);
+  return { problem: null, members, items };
 }

@@ -63,6 +63,8 @@ describe('scanJson', () => {
   it('refuses numbers beyond a 64-bit float, with their path; big integers and underflow are carried', () => {
     assert.deepEqual(scan('{"data":{"n":[1, -1e400]}}').problem, { path: '.data.n[1]', reason: 'number_out_of_range' });
     assert.deepEqual(scan('1E309').problem, { path: '', reason: 'number_out_of_range' });
+    assert.deepEqual(scan(`[0,1${'0'.repeat(309)}]`).problem, { path: '[1]', reason: 'number_out_of_range' });
+    assert.equal(scan(`[1${'0'.repeat(307)}, 0.${'0'.repeat(400)}1]`).problem, null);
     for (const ok of ['123456789012345678901234567890', '1e-400', '-0', '1.7976931348623157e308', 'Infinity', '-x']) {
       assert.equal(scan(`[${ok}]`).problem, null, ok);
     }

@@ -3,7 +3,6 @@
 // the ingest answer, the listing and a signed delivery; nesting past the bound is a 400; no input reaches a 5xx.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { listEventsResponse } from '../../src/api/schemas/events.js';
@@ -11,26 +10,17 @@ import { HeraldClient } from '../../src/client/herald-client.js';
 import { JSON_DEPTH_LIMIT } from '../../src/api/json-body.js';
 import { assertSignedDelivery, eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
+import { sampleEvent } from '../helpers/events.js';
 import { ADMIN_TOKEN, registerIntegrator } from '../helpers/integrators.js';
 import { eventBodyText, eventLayout, jsonValueText, nestedJsonText } from '../helpers/json-text.js';
 import type { Subscription } from '../../src/client/herald-client.js';
 
-/** An event's fields but `data`, every one given, in §2.1 order: their JSON is the head of the delivery body. */
-const eventFields = (integratorId: string) => ({
-  id: randomUUID(),
-  eventType: 'transaction.completed',
-  occurredAt: '2026-03-01T12:34:56.789Z',
-  livemode: true,
-  payloadVersion: 1,
-  integratorId,
-  accountId: randomUUID(),
-  userId: null,
-  entityId: null,
-  beneficiaryId: null,
-  transactionId: null,
-  provider: 'transfer_provider',
-  providerEventId: 'tp-1',
-});
+/** An event's fields but `data`, every one given and already normalised, in §2.1 order: their JSON is the head of
+ * the delivery body. */
+function eventFields(integratorId: string) {
+  const { data: _data, ...fields } = sampleEvent(integratorId);
+  return fields as Record<string, unknown> & { id: string; accountId: string };
+}
 
 /** What a delivery must carry for these fields and this data text: written here, not by Herald's serialiser. */
 const expectedBody = (fields: ReturnType<typeof eventFields>, data: string) =>
@@ -88,7 +78,7 @@ describe('payload fidelity properties (fast-check, real stack)', () => {
         assert.equal(page.events.length, 1);
         listEventsResponse.parse(JSON.parse(listed)); // the text honours the declared response schema
       }),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
   });
 
@@ -104,7 +94,7 @@ describe('payload fidelity properties (fast-check, real stack)', () => {
         assert.ok(request.body.equals(Buffer.from(expectedBody(fields, data), 'utf8')), request.body.toString());
         assertSignedDelivery(request, subscription.publicKey);
       }),
-      { numRuns: 15 },
+      { numRuns: 30 },
     );
   });
 
@@ -116,7 +106,7 @@ describe('payload fidelity properties (fast-check, real stack)', () => {
         assert.equal(res.status, 201, res.text);
         assert.ok(res.text.startsWith(`${expectedBody(fields, text).slice(0, -1)},"createdAt":"`));
       }),
-      { numRuns: 15 },
+      { numRuns: 20 },
     );
     await fc.assert(
       fc.asyncProperty(nestedJsonText(JSON_DEPTH_LIMIT, 5000), eventLayout, async ({ text }, layout) => {
@@ -128,7 +118,7 @@ describe('payload fidelity properties (fast-check, real stack)', () => {
         assert.match(body.message, new RegExp(`^body\\.data[.\\[][^:]*: .*the limit is ${JSON_DEPTH_LIMIT}`));
         assert.equal(await s.app.store.events.collection.countDocuments({ _id: fields.id }), 0, 'nothing stored');
       }),
-      { numRuns: 15 },
+      { numRuns: 20 },
     );
   });
 
@@ -161,7 +151,7 @@ describe('payload fidelity properties (fast-check, real stack)', () => {
           assert.equal(typeof err.error, 'string');
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   });
 });

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { FastifyRequest } from 'fastify';
 import { scanJson, type JsonProblem } from '../util/json-scan.js';
 import { receivedJsonText, type JsonText } from '../domain/json-text.js';
 import { badRequest, type HttpError } from './errors.js';
@@ -46,4 +47,11 @@ export function inspectJsonBody(bytes: Buffer): InspectedBody {
   // Every character but whitespace and punctuation is in a token, so the scan reports a substitution with its path.
   const { path, reason }: JsonProblem = scan.problem ?? { path: '', reason: 'invalid_utf8' };
   return { text, members, error: badRequest(`body${path}: ${reasons[reason]}`) };
+}
+
+/** The exact text of a top-level member of the request's JSON body, undefined when the body has no such member. */
+export function bodyMemberText(request: FastifyRequest, name: string): JsonText | undefined {
+  // Set by the raw-body parser for every JSON body; a route reading it without one is a bug, not bad input.
+  if (!request.bodyMembers) throw new Error('no JSON body members on this request');
+  return request.bodyMembers.get(name);
 }

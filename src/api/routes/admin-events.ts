@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { historyItemJson, newEventDoc } from '../../domain/event-record.js';
 import { NULL_JSON } from '../../domain/json-text.js';
+import { bodyMemberText } from '../json-body.js';
 import { sendJsonText } from '../send-json.js';
 import { badRequest, conflict, errorResponses } from '../errors.js';
 import { eventHistoryItem, publishEventBody } from '../schemas/events.js';
@@ -35,7 +36,7 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
         throw badRequest('body.integratorId: no registered integrator has this id');
       }
       // `data` as the producer wrote it (README "Payload fidelity"): the parsed value only passed validation.
-      const data = request.bodyMembers?.get('data') ?? NULL_JSON;
+      const data = bodyMemberText(request, 'data') ?? NULL_JSON;
       const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt), data });
       const { created, event } = await app.store.events.insertOnce(doc);
       if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {

@@ -4,13 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import fc from 'fast-check';
 import { JSON_DEPTH_LIMIT } from '../../src/api/json-body.js';
 import { HeraldClient } from '../../src/client/herald-client.js';
 import { requestSigningInput, signRequest } from '../../src/crypto/request-signature.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { sampleEvent } from '../helpers/events.js';
 import { adminHeaders, listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
-import { eventBodyText, nestedText } from '../helpers/json-text.js';
+import { eventBodyText, jsonValueText, nestedJsonText, nestedText } from '../helpers/json-text.js';
 
 /** Every spelling a parse-and-re-encode would change: digits past 2^53, -0, exponent case, trailing zeros,
  * escapes, a lone surrogate, integer-like keys after others (JSON.parse puts them first), an empty key, spacing. */
@@ -121,40 +122,60 @@ describe('payload fidelity and limits (real app)', () => {
     assert.equal((await post(text)).status, 201);
   });
 
+  /** Every route that takes a body, with fresh ids in its path. */
+  const bodyRoutes = () =>
+    routesOf(app)
+      .filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))
+      .map(({ method, url }) => ({ method, url, target: url.replace(/:[a-z_]+/gi, () => randomUUID()) }));
+
+  /** Sends a JSON body to a route: signed by acme (/v1) or with the admin token (/internal), or with no credentials. */
+  const sendBody = (method: string, target: string, body: string, credentials = true) => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = () =>
+      signRequest(acme.privateKey, requestSigningInput(timestamp, method, target, Buffer.from(body)));
+    const auth = !credentials
+      ? {}
+      : target.startsWith('/v1/')
+        ? { 'x-pubkey': acme.pubkey, 'x-timestamp': timestamp, 'x-signature': signature() }
+        : adminHeaders;
+    return app.inject({
+      method: method as 'POST',
+      url: target,
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: body,
+    });
+  };
+
   it('holds the nesting bound on every route that takes a body, after authentication', async () => {
     const deep = `{"x":${nestedText(JSON_DEPTH_LIMIT, [true], '0')}}`;
-    const bodyRoutes = routesOf(app).filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method));
-    assert.ok(bodyRoutes.length >= 10, `found ${bodyRoutes.length} routes`);
-    for (const { method, url } of bodyRoutes) {
-      const target = url.replace(/:[a-z_]+/gi, () => randomUUID());
-      const isIntegratorRoute = target.startsWith('/v1/');
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const auth = isIntegratorRoute
-        ? {
-            'x-pubkey': acme.pubkey,
-            'x-timestamp': timestamp,
-            'x-signature': signRequest(
-              acme.privateKey,
-              requestSigningInput(timestamp, method, target, Buffer.from(deep)),
-            ),
-          }
-        : adminHeaders;
-      const send = (headers: Record<string, string>) =>
-        app.inject({
-          method: method as 'POST',
-          url: target,
-          headers: { ...headers, 'content-type': 'application/json' },
-          payload: deep,
-        });
-      const res = await send(auth);
+    const routes = bodyRoutes();
+    assert.ok(routes.length >= 10, `found ${routes.length} routes`);
+    for (const { method, url, target } of routes) {
+      const res = await sendBody(method, target, deep);
       assert.equal(res.statusCode, 400, `${method} ${url}: ${res.body}`);
       assert.match(
         res.json<{ message: string }>().message,
         new RegExp(`^body\\.x(\\[0\\]){${JSON_DEPTH_LIMIT - 1}}: .*the limit is ${JSON_DEPTH_LIMIT}`),
       );
-      const anonymous = await send({});
+      const anonymous = await sendBody(method, target, deep, false);
       assert.equal(anonymous.statusCode, 401, `${method} ${url} without credentials`);
     }
+  });
+
+  it('answers generated JSON bodies on every body route without a 5xx, in the error shape', async () => {
+    const routes = bodyRoutes();
+    const bodies = fc.oneof(
+      jsonValueText,
+      nestedJsonText(0, 200).map((n) => n.text),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), bodies, async ({ method, url, target }, body) => {
+        const res = await sendBody(method, target, body);
+        assert.ok(res.statusCode < 500, `${method} ${url} ${res.statusCode} ${res.body} for ${body}`);
+        if (res.statusCode >= 400) assert.equal(res.json<{ status: number }>().status, res.statusCode);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('keeps the body, query-string and header limits', async () => {

@@ -36,7 +36,7 @@ const SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
 const fail = (cause: string): AuthResult => ({ ok: false, cause });
 
 /** Why these headers cannot be a credential (missing or malformed), or undefined when their shapes are right. */
-export function hasCredentialShape(
+export function credentialShapeProblem(
   pubkey: string | undefined,
   timestamp: string | undefined,
   signature: string | undefined,
@@ -62,7 +62,7 @@ export function createAuthenticator(deps: {
   const now = deps.now ?? Date.now;
   return async function authenticate(req: SignedRequest): Promise<AuthResult> {
     const { pubkey, timestamp, signature } = req;
-    const malformed = hasCredentialShape(pubkey, timestamp, signature);
+    const malformed = credentialShapeProblem(pubkey, timestamp, signature);
     if (malformed !== undefined || pubkey === undefined || timestamp === undefined || signature === undefined)
       return fail(malformed ?? 'missing header');
     const skew = Math.abs(now() / 1000 - Number(timestamp));

@@ -199,7 +199,9 @@ describe('webhook HTTP client: DNS rebinding', () => {
     try {
       const result = await client.post('https://rebind.example.com/', headers, json);
       assert.equal(result.outcome, 'blocked');
-      assert.match(result.error ?? '', /10\.0\.0\.5/);
+      // The error is shown to the integrator on the attempt: it names the rule, never the internal address.
+      assert.match(result.error ?? '', /resolves to a non-public address/);
+      assert.doesNotMatch(result.error ?? '', /10\.0\.0\.5/);
       assert.equal(result.address, null);
       assert.equal(result.statusCode, null);
     } finally {
@@ -220,7 +222,8 @@ describe('webhook HTTP client: DNS rebinding', () => {
       answer = ['127.0.0.2'];
       const result = await client.post(url, headers, json);
       assert.equal(result.outcome, 'blocked');
-      assert.match(result.error ?? '', /127\.0\.0\.2/);
+      assert.match(result.error ?? '', /flip\.example\.com resolves to a non-public address/);
+      assert.doesNotMatch(result.error ?? '', /127\.0\.0\.2/);
       const sneaky = await client.post(`https://sneaky.example.com:${target.port}/`, headers, json);
       assert.equal(sneaky.outcome, 'blocked');
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -49,6 +49,14 @@ describe('replay protection across API instances', () => {
     assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 401, 401, 401, 401, 401, 401, 401, 401, 401]);
   });
 
+  it('records the digests of one event-loop turn in one batch: each answer is its own, duplicates refused', async () => {
+    const expiresAt = new Date(Date.now() + 60_000);
+    assert.equal(await b.store.expiring.firstUse('batch-seen', expiresAt), true);
+    const digests = ['batch-1', 'batch-seen', 'batch-2', 'batch-seen', 'batch-3'];
+    const answers = await Promise.all(digests.map((d) => a.store.expiring.firstUse(d, expiresAt)));
+    assert.deepEqual(answers, [true, false, true, false, true]);
+  });
+
   it('stores the digest by _id with an expiry just past the window, and the sweep deletes only expired ones', async () => {
     const replays = a.mongo.db.collection<{ _id: string; expiresAt: Date }>('replays');
     const newest = await replays.find({}).sort({ expiresAt: -1 }).limit(1).next();

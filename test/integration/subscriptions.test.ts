@@ -266,6 +266,8 @@ describe('webhook subscriptions API: create, list, update', () => {
         /^non_public_address: the callback host hooks\.example\.com does not resolve to a public address$/,
       );
       assert.equal((await viaRebound.getSubscription(created.id)).updatedAt, created.updatedAt, 'unchanged');
+      // The same PATCH signed in the same second would be a replay now that instances share the replay store.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       // The first instance, whose DNS still answers a public address, accepts the same URL.
       assert.equal((await alice.client.updateSubscription(created.id, { url: URL_A })).url, URL_A);
     } finally {

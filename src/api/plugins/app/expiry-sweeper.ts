@@ -10,11 +10,18 @@ export const SWEEP_INTERVAL_MS = 60_000;
  */
 export const expirySweeperPlugin = fp(
   async (app: FastifyInstance) => {
+    let closing = false;
     const timer = setInterval(() => {
-      app.store.expiring.sweepExpired().catch((err: unknown) => app.log.warn({ err }, 'sweeping expired documents'));
+      app.store.expiring.sweepExpired().catch((err: unknown) => {
+        if (!closing) app.log.warn({ err }, 'sweeping expired documents');
+      });
     }, SWEEP_INTERVAL_MS);
     timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    // Registered after the connections plugin's hook, so it runs first: a sweep cut short by the close is not news.
+    app.addHook('onClose', async () => {
+      closing = true;
+      clearInterval(timer);
+    });
   },
   { name: 'expiry-sweeper', dependencies: ['store'] },
 );

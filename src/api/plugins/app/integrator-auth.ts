@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createAuthenticator, hasCredentialShape, TIMESTAMP_TOLERANCE_SEC } from '../../../auth/authenticator.js';
+import { createAuthenticator, credentialShapeProblem, TIMESTAMP_TOLERANCE_SEC } from '../../../auth/authenticator.js';
 import { createKeyCache, type KeyCache } from '../../../auth/key-cache.js';
 import { createReplayCache } from '../../../auth/replay-cache.js';
 import { unauthorized } from '../../errors.js';
@@ -45,7 +45,7 @@ export const integratorAuthPlugin = fp(
     app.decorate('integratorAuth', {
       async precheck(request: FastifyRequest) {
         app.authFailures.refuseIfBlocked(request);
-        const cause = hasCredentialShape(
+        const cause = credentialShapeProblem(
           header(request, 'x-pubkey'),
           header(request, 'x-timestamp'),
           header(request, 'x-signature'),

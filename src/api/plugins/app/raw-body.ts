@@ -43,7 +43,8 @@ export const rawBodyPlugin = fp(
         done(null, err ? undefined : parsed);
       });
     });
-    // A route-level hook, so that it runs after the auth guard that integrator-auth prepends later.
+    // A route-level hook: Fastify runs a scope's own hooks (the auth guards, src/api/scopes/) before route-level ones,
+    // so an unauthenticated caller gets 401, never the parse error.
     app.addHook('onRoute', (route) =>
       prependPreValidation(route, async (request) => {
         if (request.deferredBodyError) throw request.deferredBodyError;

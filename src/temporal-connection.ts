@@ -60,7 +60,8 @@ function apiKeyOf(config: TemporalConnectionConfig): string | undefined {
   const { TEMPORAL_API_KEY: inline, TEMPORAL_API_KEY_FILE: file } = config;
   if (inline !== undefined && file !== undefined)
     fail('TEMPORAL_API_KEY, TEMPORAL_API_KEY_FILE', 'set one of them, not both');
-  const key = inline ?? (file === undefined ? undefined : readFile('TEMPORAL_API_KEY_FILE', file).toString('utf8').trim());
+  const key =
+    inline ?? (file === undefined ? undefined : readFile('TEMPORAL_API_KEY_FILE', file).toString('utf8').trim());
   if (key === '') fail('TEMPORAL_API_KEY_FILE', 'the file is empty');
   return key;
 }

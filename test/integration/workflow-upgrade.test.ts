@@ -6,7 +6,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -47,9 +46,9 @@ async function historyHas(handle: WorkflowHandle, attribute: Attribute, count: n
   throw new Error(`no ${count} × ${attribute}`);
 }
 
-for (const version of readdirSync(released, { withFileTypes: true }).flatMap((e) =>
-  e.isDirectory() ? [e.name] : [],
-)) {
+for (const version of readdirSync(released, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)) {
   describe(`a deploy from the workflow code of ${version} to the current code (time-skipping server)`, () => {
     let env: TestWorkflowEnvironment;
     let activityWorker: Worker;
@@ -93,7 +92,7 @@ for (const version of readdirSync(released, { withFileTypes: true }).flatMap((e)
         };
         receivers.set(input.deliveryId, (n) => (n >= 5 ? 'succeeded' : 'http_error'));
         const handle = await env.client.workflow.start(deliveryWorkflowType, startOptions(taskQueue, input));
-        await withWorkflowWorker(join(released, version, 'index.ts'), async () => {
+        await withWorkflowWorker(`${released}/${version}/index.ts`, async () => {
           await historyHas(handle, 'activityTaskCompletedEventAttributes', 1);
           await env.sleep('40 seconds'); // attempt 2 at +30 s
           await historyHas(handle, 'activityTaskCompletedEventAttributes', 2);
@@ -133,7 +132,7 @@ for (const version of readdirSync(released, { withFileTypes: true }).flatMap((e)
           signalArgs: [],
         });
         const handle = env.client.workflow.getHandle(startOptions(taskQueue, input).workflowId, signaledRunId);
-        await withWorkflowWorker(join(released, version, 'index.ts'), async () => {
+        await withWorkflowWorker(`${released}/${version}/index.ts`, async () => {
           await historyHas(handle, 'activityTaskScheduledEventAttributes', 1);
         });
         release();

@@ -42,6 +42,14 @@ export const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('herald-deliveries'),
+  /** Secured Temporal (src/temporal-connection.ts): `1` = TLS with the system's CAs; implied by the ones below. */
+  TEMPORAL_TLS: optionalString.pipe(z.enum(['0', '1'], { message: "must be '1' or '0'" }).optional()),
+  TEMPORAL_TLS_CA_FILE: optionalString,
+  TEMPORAL_TLS_CERT_FILE: optionalString,
+  TEMPORAL_TLS_KEY_FILE: optionalString,
+  TEMPORAL_TLS_SERVER_NAME: optionalString,
+  TEMPORAL_API_KEY: optionalString,
+  TEMPORAL_API_KEY_FILE: optionalString,
   HERALD_ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** base64 of 32 bytes: encrypts subscription signing keys at rest (AES-256-GCM). */

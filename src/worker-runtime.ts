@@ -11,6 +11,7 @@ import { createStore } from './store/index.js';
 import { ensureIndexes } from './store/indexes.js';
 import { createMongo, type Mongo, type MongoOptions } from './store/mongo.js';
 import { createTemporal } from './temporal.js';
+import { temporalConnectionOptions } from './temporal-connection.js';
 import { assertSearchAttributes } from './search-attributes-check.js';
 import { createHeraldWorker } from './temporal-worker.js';
 
@@ -51,7 +52,7 @@ export async function createWorkerRuntime(
     await mongo.client.connect();
     await ensureIndexes(mongo.db);
     await assertSearchAttributes(temporal.connection, config.TEMPORAL_NAMESPACE);
-    connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    connection = await NativeConnection.connect(temporalConnectionOptions(config));
     worker = await createHeraldWorker({
       config,
       connection,

@@ -57,3 +57,18 @@ export function createTestCa(dir: string, alsoTrust?: string): TestCa {
     leafKey: path('leaf.key'),
   };
 }
+
+/** A client certificate (extendedKeyUsage clientAuth) signed by the CA `createTestCa` made in `dir`, for mTLS. */
+export function createClientCert(dir: string, name: string): { cert: string; key: string } {
+  const path = (file: string): string => join(dir, `${name}.${file}`);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  openssl(['req', ...ec, '-keyout', path('key'), '-out', path('csr'), '-subj', `/CN=${name}`]);
+  writeFileSync(path('ext'), 'basicConstraints=critical,CA:FALSE\nextendedKeyUsage=clientAuth\n');
+  openssl(
+    ['x509', '-req', '-in', path('csr'), '-CA', join(dir, 'ca.pem'), '-CAkey', join(dir, 'ca.key')].concat(
+      ['-set_serial', `0x${randomBytes(8).toString('hex')}`, '-days', '2'],
+      ['-extfile', path('ext'), '-out', path('pem')],
+    ),
+  );
+  return { cert: path('pem'), key: path('key') };
+}

@@ -37,6 +37,8 @@ export interface DeliveryStack {
 export interface DeliveryStackOptions {
   /** The worker's logger (default console). */
   readonly workerLogger?: NonNullable<Parameters<typeof createWorkerRuntime>[1]>['logger'];
+  /** More environment for the API and the worker (e.g. the Temporal connection). */
+  readonly env?: Record<string, string>;
 }
 
 export async function startDeliveryStack(options: DeliveryStackOptions = {}): Promise<DeliveryStack> {
@@ -45,6 +47,7 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
   const { app, config } = await buildTestApp({
     HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1,rebind.example.com=127.0.0.1',
     HERALD_ALLOW_CIDRS: '127.0.0.1/32',
+    ...options.env,
   });
   // The worker resolves rebind.example.com elsewhere: a name that re-resolves privately at delivery time.
   const workerConfig: Config = Object.freeze({

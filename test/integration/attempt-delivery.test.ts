@@ -8,6 +8,7 @@ import { loadMasterKey } from '../../src/crypto/master-key.js';
 import { createWebhookHttpClient } from '../../src/net/http-client.js';
 import { callbackUrlPolicyFromConfig } from '../../src/net/policy-from-config.js';
 import type { DeliveryDoc, SubscriptionDoc } from '../../src/store/documents.js';
+import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import { createStore } from '../../src/store/index.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
 import { createMongo } from '../../src/store/mongo.js';
@@ -234,6 +235,80 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     const stored = await store.deliveries.findById(delivery._id);
     assert.equal(stored?.status, 'cancelled');
     assert.equal(stored?.attemptCount, 1);
+  });
+
+  describe('a first attempt from its hand-off (no delivery record yet)', () => {
+    // A first call of the activity: it reads neither the delivery nor, when this worker has it, the subscription.
+    const { attemptDelivery: firstCall } = createActivities({ store, vault, http, activityAttempt: () => 1 });
+    const handOffOf = (subscription: SubscriptionDoc, event: { _id: string; createdAt: Date }, version = 0) => ({
+      deliveryId: deliveryIdOf(event._id, subscription._id),
+      attemptNumber: 1,
+      actor: 'system' as const,
+      followSchedule: true,
+      handOff: {
+        eventId: event._id,
+        subscriptionId: subscription._id,
+        subscriptionVersion: version,
+        integratorId,
+        eventType: 'customer.created' as const,
+        createdAt: event.createdAt.toISOString(),
+      },
+    });
+
+    it('waits for an event stored after its workflow started, then creates the delivery with its attempt', async () => {
+      receiver.respond(() => ({ status: 204 }));
+      const { subscription } = await seedSubscription(store, vault, {
+        integratorId,
+        url: `https://hooks.example.com:${receiver.port}/handed-off`,
+      });
+      const event = lifecycleEvent(integratorId);
+      const input = handOffOf(subscription, event);
+      const result = firstCall(input);
+      await new Promise((r) => setTimeout(r, 100));
+      await store.events.insertOnce(event); // the API stores the event after starting the workflow
+      assert.equal((await result).deliveryStatus, 'succeeded');
+      const stored = await store.deliveries.findById(input.deliveryId);
+      assert.deepEqual(
+        [stored?.eventId, stored?.subscriptionId, stored?.status, stored?.createdAt.toISOString()],
+        [event._id, subscription._id, 'succeeded', event.createdAt.toISOString()],
+      );
+      assert.deepEqual(Object.keys(stored?.attempts ?? {}), ['1']);
+    });
+
+    it('uses the subscription at the version the event was matched against; a newer version is read', async () => {
+      receiver.respond(() => ({ status: 204 }));
+      const { subscription } = await seedSubscription(store, vault, {
+        integratorId,
+        url: `https://hooks.example.com:${receiver.port}/v0`,
+      });
+      const send = async (version: number) => {
+        const event = lifecycleEvent(integratorId);
+        await store.events.insertOnce(event);
+        await firstCall(handOffOf(subscription, event, version));
+        return receiver.requests.at(-1)?.url;
+      };
+      assert.equal(await send(0), '/v0');
+      const changed = { url: `https://hooks.example.com:${receiver.port}/v1` };
+      assert.equal((await store.subscriptions.update(integratorId, subscription._id, changed))?.version, 1);
+      assert.equal(await send(0), '/v0', 'matched at version 0 (the worker holds it): sent as it was then');
+      assert.equal(await send(1), '/v1', 'matched at version 1: read anew');
+    });
+
+    it('sends nothing and records nothing for a subscription made after the event (a re-submission)', async () => {
+      const event = lifecycleEvent(integratorId);
+      await store.events.insertOnce(event);
+      await new Promise((r) => setTimeout(r, 5));
+      const { subscription } = await seedSubscription(store, vault, {
+        integratorId,
+        url: `https://hooks.example.com:${receiver.port}/newer`,
+        createdAt: new Date(),
+      });
+      const before = receiver.requests.length;
+      const result = await firstCall(handOffOf(subscription, event));
+      assert.equal(result.outcome, 'cancelled');
+      assert.equal(receiver.requests.length, before);
+      assert.equal(await store.deliveries.findById(deliveryIdOf(event._id, subscription._id)), null);
+    });
   });
 
   it('fails for a delivery that does not exist, as a non-retryable DeliveryNotFound', async () => {

@@ -76,7 +76,7 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
     await mongo.client.close();
   });
 
-  /** Delivers one event to `path` and returns the workflow's result and attempt offsets (s, workflow time). */
+  /** Delivers one event to `path` and returns the workflow's result and attempt offsets (s of workflow time). */
   async function deliver(path: string, whileFirstAttempt?: (subscriptionId: string) => Promise<void>) {
     const { subscription } = await seedSubscription(store, vault, {
       integratorId,
@@ -103,9 +103,16 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
       await writeHistory('ruled-cancelled-at-next-attempt', history);
     const events = history.events;
     const start = timestampMs(eventsOfType(events, 'workflowExecutionStartedEventAttributes')[0]?.eventTime);
-    const offsets = eventsOfType(events, 'activityTaskScheduledEventAttributes').map(
-      (e) => (timestampMs(e.eventTime) - start) / 1000,
-    );
+    // Each attempt's offset without the real time the earlier attempts took (a loaded machine makes them slow):
+    // what is left is the schedule's waits.
+    const closed = eventsOfType(events, 'activityTaskCompletedEventAttributes').map((e) => timestampMs(e.eventTime));
+    let inAttempts = 0;
+    const offsets = eventsOfType(events, 'activityTaskScheduledEventAttributes').map((e, i) => {
+      const at = timestampMs(e.eventTime);
+      const offset = (at - start - inAttempts) / 1000;
+      inAttempts += (closed[i] ?? at) - at;
+      return offset;
+    });
     const requests = receiver.requests.filter((r) => r.url === path);
     return { result, offsets, requests, record: await store.deliveries.findById(deliveryId), event };
   }

@@ -145,20 +145,21 @@ export function createDeliveriesRepo(db: Db) {
      */
     async fail(identity: DeliveryIdentity, terminalReason: TerminalReason, at: Date): Promise<DeliveryStatus> {
       const { _id, ...created } = identityOf(identity);
-      const before = await deliveries.findOneAndUpdate(
-        { _id },
-        {
-          $set: { status: 'failed', terminalReason, nextAttemptAt: null, updatedAt: at },
-          $setOnInsert: { ...created, attemptCount: 0, lastResponseSummary: null },
-        },
-        { upsert: true, returnDocument: 'before' },
-      );
-      if (before?.status !== 'cancelled') return 'failed';
-      await deliveries.updateOne(
-        { _id },
-        { $set: { status: 'cancelled', terminalReason: before.terminalReason, nextAttemptAt: null } },
-      );
-      return 'cancelled';
+      // A rare path (an operator must fix the key): one read first keeps a cancelled delivery cancelled, and a
+      // handed-off delivery without a record gets a whole one.
+      const current = await deliveries.findOne({ _id });
+      if (current?.status === 'cancelled') return 'cancelled';
+      const ended = { status: 'failed', terminalReason, nextAttemptAt: null, updatedAt: at } as const;
+      if (!current) {
+        const doc: DeliveryDoc = { _id, ...created, ...ended, attemptCount: 0, lastResponseSummary: null };
+        const inserted = await deliveries.insertOne(doc).then(
+          () => true,
+          (err: unknown) => (isDuplicateKey(err) ? false : Promise.reject(err)),
+        );
+        if (inserted) return 'failed';
+      }
+      await deliveries.updateOne({ _id }, { $set: ended });
+      return 'failed';
     },
 
     /**

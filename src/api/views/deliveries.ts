@@ -13,7 +13,8 @@ export const deliveryView = (d: DeliveryDoc) => ({
   updatedAt: iso(d.updatedAt),
   nextAttemptAt: d.nextAttemptAt ? iso(d.nextAttemptAt) : null,
   terminalReason: d.terminalReason,
-  lastResponseSummary: d.lastResponseSummary,
+  // A record created by an upsert on the MongoDB-wire server may lack it: its $setOnInsert drops nulls.
+  lastResponseSummary: d.lastResponseSummary ?? null,
 });
 
 export const attemptView = (a: AttemptDoc) => ({

@@ -18,6 +18,8 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 
 export interface DeliveryStack {
   readonly app: FastifyInstance;
+  /** The worker's configuration (for a worker started elsewhere: src/worker.ts in a child process). */
+  readonly workerConfig: Config;
   readonly receiver: HttpsReceiver;
   /** Per request path: the status the receiver answers (default 204). */
   readonly answers: Map<string, number>;
@@ -32,7 +34,8 @@ export interface DeliveryStack {
   stop(): Promise<void>;
 }
 
-export async function startDeliveryStack(): Promise<DeliveryStack> {
+/** `inProcessWorker: false` leaves the worker to the test (e.g. a child process it can kill). */
+export async function startDeliveryStack({ inProcessWorker = true } = {}): Promise<DeliveryStack> {
   const answers = new Map<string, number>();
   const receiver = await startHttpsReceiver((r) => ({ status: answers.get(r.url) ?? 204 }));
   const { app, config } = await buildTestApp({
@@ -44,14 +47,15 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
     ...config,
     HERALD_DNS_STATIC: { ...config.HERALD_DNS_STATIC, 'rebind.example.com': ['10.0.0.5'] },
   });
-  const runtime = await createWorkerRuntime(workerConfig);
-  const running = runtime.run();
+  const runtime = inProcessWorker ? await createWorkerRuntime(workerConfig) : null;
+  const running = runtime?.run();
   const baseUrl = await listen(app);
   const alice = await registerIntegrator(app, baseUrl, 'alice');
   const admin = new HeraldAdminClient(baseUrl, ADMIN_TOKEN);
 
   return {
     app,
+    workerConfig,
     receiver,
     answers,
     alice,
@@ -78,7 +82,7 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
         .deliveries;
     },
     async stop() {
-      runtime.shutdown();
+      runtime?.shutdown();
       await running;
       await receiver.close();
       await closeTestApp(app);

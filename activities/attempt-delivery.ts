@@ -7,6 +7,7 @@ import { attemptIdOf } from '../src/store/derived-ids.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
+import { currentHeartbeat, recordPersistently, withHeartbeats } from './keep-alive.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 import type { SubscriptionCache } from './subscription-cache.js';
 
@@ -79,6 +80,10 @@ export function createAttemptDelivery(deps: AttemptDeps) {
   const { deliveries } = store;
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
+    return await withHeartbeats(currentHeartbeat(), () => attempt(input));
+  };
+
+  async function attempt(input: AttemptInput): Promise<AttemptResult> {
     const retried = activityAttempt() > 1;
     const { handOff } = input;
     // Only a retried activity can find its attempt recorded already (attempt numbers are never reused), or a
@@ -127,7 +132,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const headers = buildWebhookHeaders({ deliveryId: delivery._id, eventId: event._id, keyId, timestamp, signature });
     const post = await http.post(subscription.url, headers, event.body);
 
-    const attempt: AttemptDoc = {
+    const sent: AttemptDoc = {
       _id: attemptIdOf(delivery._id, input.attemptNumber),
       integratorId: delivery.integratorId,
       deliveryId: delivery._id,
@@ -144,8 +149,9 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       address: post.address,
       createdAt: now(),
     };
-    return await settle(delivery, attempt, input);
-  };
+    // Nothing else runs between the answer and its record: a crash after the POST re-sends only if it comes first.
+    return await settle(delivery, sent, input);
+  }
 
   /** The event; a handed-off one may still be on its way into the store (the API stores it after the start). */
   async function eventOf(id: string, handedOff: boolean): Promise<EventDoc> {
@@ -173,14 +179,15 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       followSchedule: followsSchedule(input),
     });
     const { retryInSeconds } = verdict;
-    const written = await deliveries.recordAttempt(delivery, attempt, {
+    const effect = {
       status: verdict.status,
       attemptCount: attempt.attemptNumber,
       nextAttemptAt: retryInSeconds === null ? null : new Date(attempt.createdAt.getTime() + retryInSeconds * 1000),
       terminalReason: verdict.terminalReason,
       lastResponseSummary: attempt.responseSummary,
       updatedAt: now(),
-    });
+    };
+    const written = await recordPersistently(() => deliveries.recordAttempt(delivery, attempt, effect));
     return {
       attemptId: attempt._id,
       attemptNumber: attempt.attemptNumber,

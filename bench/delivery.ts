@@ -76,7 +76,7 @@ const bareWorker = await Worker.create({
   taskQueue: bareQueue,
   workflowsPath: fileURLToPath(new URL('./bare-workflow.ts', import.meta.url)),
   activities: bareActivities,
-  ...workerTuning,
+  ...workerTuning(config),
 });
 const bareRunning = bareWorker.run();
 const admin = new HeraldAdminClient(baseUrl, token);

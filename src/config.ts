@@ -39,6 +39,8 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only')
     .default('herald'),
+  /** Connections per process to MongoDB; unset: the URL's maxPoolSize, else 50 (docs/operations.md). */
+  MONGODB_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('herald-deliveries'),
@@ -51,6 +53,10 @@ export const configSchema = z.object({
   TEMPORAL_API_KEY: optionalString,
   TEMPORAL_API_KEY_FILE: optionalString,
   HERALD_ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Attempts one worker runs at once (maxConcurrentActivityTaskExecutions): docs/operations.md, "Sizing the worker". */
+  HERALD_WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).max(2000).default(100),
+  /** On SIGTERM, how long a worker lets its in-flight attempts finish before it gives them up (they are retried). */
+  HERALD_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** base64 of 32 bytes: encrypts subscription signing keys at rest (AES-256-GCM). */
   HERALD_MASTER_KEY: optionalString,

@@ -4,6 +4,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { createActivities } from '../activities/index.js';
 import type { Config } from './config.js';
+import { ATTEMPT_HEARTBEAT_THROTTLE_MS } from './domain/attempt-bounds.js';
 
 /** The workflows entry point, as TypeScript in development and as compiled JavaScript in dist/. */
 export function workflowsPath(): string {
@@ -11,20 +12,36 @@ export function workflowsPath(): string {
   return existsSync(ts) ? ts : fileURLToPath(new URL('../workflows/index.js', import.meta.url));
 }
 
-/** Worker tuning measured on a 2-core box (shared/performance-notes.md). */
-export const workerTuning = {
-  maxConcurrentWorkflowTaskExecutions: 200,
-  maxConcurrentActivityTaskExecutions: 1000,
-  maxConcurrentLocalActivityExecutions: 1000,
-  workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
-  activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
-  // Sized on purpose: RSS grows with the cache, not with the deliveries waiting (≈ 1.3 GB with the SDK's default
-  // for 10,000 sleeping workflows, ≈ 0.41 GB with 100). 400 holds every workflow woken in the last ~10 s at the
-  // measured ~40 deliveries/s; an evicted one replays its short history (≤ 30 events) when its timer fires.
-  // `npm run bench -- soak` prints the worker's RSS with 20,000 deliveries waiting (goal ≤ 600 MB).
-  maxCachedWorkflows: 400,
-  reuseV8Context: true,
-} as const satisfies Partial<WorkerOptions>;
+/**
+ * Worker tuning: workflow tasks as measured on a 2-core box (shared/performance-notes.md); attempts bounded to what
+ * the database and the network can serve, and a SIGTERM that lets them finish (docs/operations.md, "Sizing the
+ * worker").
+ */
+export function workerTuning(
+  config: Pick<Config, 'HERALD_WORKER_MAX_ACTIVITIES' | 'HERALD_WORKER_SHUTDOWN_GRACE_SECONDS'>,
+): Partial<WorkerOptions> {
+  const graceMs = config.HERALD_WORKER_SHUTDOWN_GRACE_SECONDS * 1000;
+  return {
+    maxConcurrentWorkflowTaskExecutions: 200,
+    maxConcurrentActivityTaskExecutions: config.HERALD_WORKER_MAX_ACTIVITIES,
+    maxConcurrentLocalActivityExecutions: config.HERALD_WORKER_MAX_ACTIVITIES,
+    workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
+    // More pollers than free slots only hold tasks another worker could run.
+    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: Math.min(20, config.HERALD_WORKER_MAX_ACTIVITIES) },
+    // Sized on purpose: RSS grows with the cache, not with the deliveries waiting (≈ 1.3 GB with the SDK's default
+    // for 10,000 sleeping workflows, ≈ 0.41 GB with 100). 400 holds every workflow woken in the last ~10 s at the
+    // measured ~40 deliveries/s; an evicted one replays its short history (≤ 30 events) when its timer fires.
+    // `npm run bench -- soak` prints the worker's RSS with 20,000 deliveries waiting (goal ≤ 600 MB).
+    maxCachedWorkflows: 400,
+    reuseV8Context: true,
+    // Heartbeats reach Temporal well within the activity's heartbeat timeout (src/domain/attempt-bounds.ts).
+    maxHeartbeatThrottleInterval: ATTEMPT_HEARTBEAT_THROTTLE_MS,
+    defaultHeartbeatThrottleInterval: ATTEMPT_HEARTBEAT_THROTTLE_MS,
+    // SIGTERM: stop polling, let in-flight attempts finish for the grace, then give them up (Temporal retries them).
+    shutdownGraceTime: graceMs,
+    shutdownForceTime: graceMs + 5_000,
+  };
+}
 
 export interface HeraldWorkerOptions {
   config: Config;
@@ -43,6 +60,6 @@ export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<
     taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: workflowsPath() }),
     activities: options.activities,
-    ...workerTuning,
+    ...workerTuning(options.config),
   });
 }

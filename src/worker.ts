@@ -8,8 +8,10 @@ export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-work
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await createWorkerRuntime(config);
-  // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and drains running activities.
+  // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running attempts finish for
+  // HERALD_WORKER_SHUTDOWN_GRACE_SECONDS (src/temporal-worker.ts); then every connection is closed.
   await runtime.run();
+  process.exit(0);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

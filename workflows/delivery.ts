@@ -9,6 +9,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { ATTEMPT_START_TO_CLOSE_MS } from '../src/domain/attempt-bounds.js';
 import type { Actor, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import { retryDelayAfter } from '../src/domain/retry-schedule.js';
 import {
@@ -27,9 +28,12 @@ import type { AttemptResult, DeliveryState, DeliveryWorkflowInput, DeliveryWorkf
 const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
 
 // Receiver failures come back as values; the retry policy covers only our own faults (database down, …).
-// No maximumAttempts: an infrastructure fault is retried until it is fixed. The HTTP client bounds itself at ~15 s.
+// No maximumAttempts: an infrastructure fault is retried until it is fixed. The timeouts match the attempt's own
+// bounds (src/domain/attempt-bounds.ts): an attempt lost with its worker is retried after 30 s. A heartbeatTimeout
+// (10 s, measured on the dev server) is left out: the time-skipping test server drifts 2-3 s per attempt with it
+// (test/integration/delivery-schedule*.test.ts). Timeouts are not replayed commands: old histories replay unchanged.
 const { attemptDelivery, prepareRerun } = proxyActivities<Activities>({
-  startToCloseTimeout: '60s',
+  startToCloseTimeout: ATTEMPT_START_TO_CLOSE_MS,
   retry: {
     initialInterval: '1s',
     backoffCoefficient: 2,

@@ -1,6 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Agent, type DiagnosticsChannel } from 'undici';
+import { HTTP_CONNECT_TIMEOUT_MS, HTTP_RESPONSE_TIMEOUT_MS } from '../domain/attempt-bounds.js';
 import type { PostOutcome, ResponseSummary } from '../domain/delivery-vocabulary.js';
 import type { CallbackUrlPolicy } from './callback-url.js';
 import { classifyError, DeadlineError, readBounded, summarizeHeaders } from './http-outcome.js';
@@ -44,7 +45,13 @@ function requestHeaders(userAgent: string, headers: Readonly<Record<string, stri
 }
 
 export function createWebhookHttpClient(options: WebhookHttpClientOptions): WebhookHttpClient {
-  const { policy, userAgent, connectTimeoutMs = 5000, responseTimeoutMs = 10_000, maxResponseBytes = 4096 } = options;
+  const {
+    policy,
+    userAgent,
+    connectTimeoutMs = HTTP_CONNECT_TIMEOUT_MS,
+    responseTimeoutMs = HTTP_RESPONSE_TIMEOUT_MS,
+    maxResponseBytes = 4096,
+  } = options;
   const connector = createPinnedConnector({ checkHost: policy.checkHost, timeoutMs: connectTimeoutMs });
   // Keep-alive pool per origin. undici 7's Agent follows no redirect without the redirect interceptor: a 3xx is
   // answered as is, so a receiver cannot bounce a delivery to an address that was never checked.

@@ -11,9 +11,15 @@ export interface Mongo {
 export type MongoOptions = Pick<MongoClientOptions, 'monitorCommands'>;
 
 /** The driver connects lazily, so the API can start (and report not-ready) while MongoDB is down. */
-export function createMongo(config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>, options: MongoOptions = {}): Mongo {
-  // A maxPoolSize in the URL wins: the local MongoDB-wire server (one SQLite writer) runs best with few connections.
-  const pool = /[?&]maxPoolSize=/i.test(config.MONGODB_URL) ? {} : { maxPoolSize: 50 };
+export function createMongo(
+  config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'> & Partial<Pick<Config, 'MONGODB_MAX_POOL_SIZE'>>,
+  options: MongoOptions = {},
+): Mongo {
+  // MONGODB_MAX_POOL_SIZE, else a maxPoolSize in the URL, else 50: the local MongoDB-wire server (one SQLite writer)
+  // runs best with few connections (docs/operations.md, "Sizing the worker").
+  const inUrl = /[?&]maxPoolSize=/i.test(config.MONGODB_URL);
+  const maxPoolSize = config.MONGODB_MAX_POOL_SIZE ?? (inUrl ? undefined : 50);
+  const pool = maxPoolSize === undefined ? {} : { maxPoolSize };
   const client = new MongoClient(config.MONGODB_URL, {
     serverSelectionTimeoutMS: 5_000,
     connectTimeoutMS: 5_000,

@@ -18,6 +18,8 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 
 export interface DeliveryStack {
   readonly app: FastifyInstance;
+  /** The worker's configuration (for a worker started elsewhere: src/worker.ts in a child process). */
+  readonly workerConfig: Config;
   readonly receiver: HttpsReceiver;
   /** Per request path: the status the receiver answers (default 204). */
   readonly answers: Map<string, number>;
@@ -39,6 +41,8 @@ export interface DeliveryStackOptions {
   readonly workerLogger?: NonNullable<Parameters<typeof createWorkerRuntime>[1]>['logger'];
   /** More environment for the API and the worker (e.g. the Temporal connection). */
   readonly env?: Record<string, string>;
+  /** false leaves the worker to the test (e.g. a child process it can kill). */
+  readonly inProcessWorker?: boolean;
 }
 
 export async function startDeliveryStack(options: DeliveryStackOptions = {}): Promise<DeliveryStack> {
@@ -54,16 +58,18 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     ...config,
     HERALD_DNS_STATIC: { ...config.HERALD_DNS_STATIC, 'rebind.example.com': ['10.0.0.5'] },
   });
-  const runtime = await createWorkerRuntime(workerConfig, {
-    ...(options.workerLogger ? { logger: options.workerLogger } : {}),
-  });
-  const running = runtime.run();
+  const inProcessWorker = options.inProcessWorker ?? true;
+  const runtime = inProcessWorker
+    ? await createWorkerRuntime(workerConfig, { ...(options.workerLogger ? { logger: options.workerLogger } : {}) })
+    : null;
+  const running = runtime?.run();
   const baseUrl = await listen(app);
   const alice = await registerIntegrator(app, baseUrl, 'alice');
   const admin = new HeraldAdminClient(baseUrl, ADMIN_TOKEN);
 
   return {
     app,
+    workerConfig,
     receiver,
     answers,
     alice,
@@ -91,7 +97,7 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
         .deliveries;
     },
     async stop() {
-      runtime.shutdown();
+      runtime?.shutdown();
       await running;
       await receiver.close();
       await closeTestApp(app);

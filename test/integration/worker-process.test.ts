@@ -1,0 +1,103 @@
+// A worker process's life on the real servers: killed -9 with an attempt in flight (another worker retries it within
+// the heartbeat bound), and stopped by SIGTERM with an attempt in flight (it finishes, is recorded, exit 0).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ATTEMPT_START_TO_CLOSE_MS } from '../../src/domain/attempt-bounds.js';
+import { reap, envOf, spawnHerald, type HeraldChild } from '../helpers/child-process.js';
+import { eventually } from '../helpers/deliveries.js';
+import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
+
+/** Retrying an attempt lost with its worker: its start-to-close timeout, the 1 s retry wait, a new worker's start. */
+const RETRY_BOUND_MS = ATTEMPT_START_TO_CLOSE_MS + 10_000;
+/** Time for a child worker to start (tsx, bundle, connections) on a loaded machine. */
+const START_MS = 60_000;
+
+describe('worker process', { timeout: 300_000 }, () => {
+  let s: DeliveryStack;
+  const children: HeraldChild[] = [];
+  const worker = (extra: Record<string, string> = {}): HeraldChild => {
+    const child = spawnHerald('worker', envOf(s.workerConfig, extra));
+    children.push(child);
+    return child;
+  };
+
+  before(async () => {
+    s = await startDeliveryStack({ inProcessWorker: false });
+  });
+  after(async () => {
+    await reap(...children);
+    await s.stop();
+  });
+
+  it('retries an attempt whose worker was killed -9 mid-POST within its start-to-close bound', async (t) => {
+    const path = '/killed';
+    let hang = true;
+    s.receiver.respond((r) => {
+      if (r.url !== path) return { status: 204 };
+      if (!hang) return { status: 200 };
+      hang = false;
+      return { delayMs: 120_000, status: 200 }; // cut short by the kill (the socket closes) or by receiver.close()
+    });
+    const subscription = await s.subscribe(path);
+    const first = worker();
+    const eventId = await s.publish();
+    await eventually(() => (s.requestsTo(path).length >= 1 ? true : undefined), START_MS);
+    first.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    assert.equal((await first.exited).signal, 'SIGKILL');
+    const second = worker();
+
+    await eventually(() => (s.requestsTo(path).length >= 2 ? true : undefined), START_MS);
+    const [lost, retried] = s.requestsTo(path);
+    const after = retried!.receivedAt - killedAt;
+    t.diagnostic(`re-sent ${after} ms after the kill -9`);
+    assert.ok(after < RETRY_BOUND_MS, `retried ${after} ms after the kill (bound ${RETRY_BOUND_MS} ms)`);
+    // Not sooner than the start-to-close timeout allows: it is that timeout that fired.
+    assert.ok(after > ATTEMPT_START_TO_CLOSE_MS - 1_000, `retried after ${after} ms`);
+    // The same attempt of the same delivery, sent again.
+    const deliveryId = lost!.headers['x-service-webhook-delivery-id'];
+    assert.ok(deliveryId);
+    assert.equal(retried!.headers['x-service-webhook-delivery-id'], deliveryId);
+
+    const delivery = await eventually(async () => {
+      const [d] = await s.deliveriesOf(eventId, subscription.id);
+      return d?.status === 'succeeded' ? d : undefined;
+    });
+    assert.equal(delivery.attemptCount, 1);
+    const full = await s.alice.client.getDelivery(delivery.id);
+    assert.deepEqual(
+      full.attempts.map((a) => [a.attemptNumber, a.statusCode]),
+      [[1, 200]],
+    );
+    await reap(second); // the next test's worker is the only one on the task queue
+  });
+
+  it('on SIGTERM finishes the attempt in flight, records it and exits 0 within the grace', async (t) => {
+    const path = '/sigterm';
+    const answerAfterMs = 3_000;
+    const graceSeconds = 10;
+    s.receiver.respond((r) => (r.url === path ? { delayMs: answerAfterMs, status: 202 } : { status: 204 }));
+    const subscription = await s.subscribe(path);
+    const child = worker({ HERALD_WORKER_SHUTDOWN_GRACE_SECONDS: String(graceSeconds) });
+    const eventId = await s.publish();
+    await eventually(() => (s.requestsTo(path).length >= 1 ? true : undefined), START_MS);
+    child.child.kill('SIGTERM');
+    const termAt = Date.now();
+
+    const exit = await child.exited;
+    t.diagnostic(`exited ${exit.at - termAt} ms after SIGTERM`);
+    assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 0, signal: null }, child.output());
+    assert.ok(exit.at - termAt < graceSeconds * 1000, `exited ${exit.at - termAt} ms after SIGTERM`);
+    // It waited for the answer, and had recorded it before it exited: no other worker runs now.
+    assert.ok(exit.at - termAt >= answerAfterMs - 1_000, `exited ${exit.at - termAt} ms after SIGTERM`);
+    const [delivery] = await s.deliveriesOf(eventId, subscription.id);
+    assert.equal(delivery?.status, 'succeeded');
+    assert.equal(delivery.attemptCount, 1);
+    const full = await s.alice.client.getDelivery(delivery.id);
+    assert.deepEqual(
+      full.attempts.map((a) => [a.attemptNumber, a.statusCode]),
+      [[1, 202]],
+    );
+    assert.equal(s.requestsTo(path).length, 1);
+  });
+});

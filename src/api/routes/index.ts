@@ -3,6 +3,7 @@ import { healthRoutes } from './health.js';
 import { adminIntegratorRoutes } from './admin-integrators.js';
 import { credentialRoutes } from './credentials.js';
 import { adminEventRoutes } from './admin-events.js';
+import { adminDeliveryRoutes } from './admin-deliveries.js';
 import { eventRoutes } from './events.js';
 import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
@@ -14,6 +15,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminIntegratorRoutes);
   await app.register(credentialRoutes);
   await app.register(adminEventRoutes);
+  await app.register(adminDeliveryRoutes);
   await app.register(eventRoutes);
   await app.register(subscriptionTestRoutes);
   await app.register(deliveryRoutes);

@@ -19,6 +19,9 @@ function localSecret(name: string, make: () => string): string {
   return readFileSync(path, 'utf8').trim();
 }
 
+/** A port of a local server: its default, or the HERALD_DEV_… override (a shared machine, a second checkout). */
+const devPort = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+
 /** The local CA and `herald listen` certificate in .data/tls/ (90 days; made again when missing or past 60). */
 function ensureDevTls(): void {
   const files = devTlsFiles(data);
@@ -60,26 +63,34 @@ async function main(): Promise<void> {
     }
 
     if (!process.env.MONGODB_URL) {
-      if (await portOpen(27017)) throw new Error('port 27017 is taken: stop that server or set MONGODB_URL to use it');
+      const mongoPort = devPort('HERALD_DEV_MONGO_PORT', 27017);
+      if (await portOpen(mongoPort))
+        throw new Error(
+          `port ${mongoPort} is taken: stop that server, set HERALD_DEV_MONGO_PORT, or MONGODB_URL to use it`,
+        );
       procs.push(
-        await startMongoWire({ port: 27017, dataDir: join(data, 'mongo'), log: join(data, 'mongo-wire.log') }),
+        await startMongoWire({ port: mongoPort, dataDir: join(data, 'mongo'), log: join(data, 'mongo-wire.log') }),
       );
-      env.MONGODB_URL = `mongodb://127.0.0.1:27017/?maxPoolSize=${MONGO_WIRE_POOL}`;
+      env.MONGODB_URL = `mongodb://127.0.0.1:${mongoPort}/?maxPoolSize=${MONGO_WIRE_POOL}`;
     }
     let temporalUi: string | undefined;
     if (!process.env.TEMPORAL_ADDRESS) {
-      if (await portOpen(7233))
-        throw new Error('port 7233 is taken: stop that server or set TEMPORAL_ADDRESS to use it');
+      const temporalPort = devPort('HERALD_DEV_TEMPORAL_PORT', 7233);
+      const uiPort = devPort('HERALD_DEV_TEMPORAL_UI_PORT', 8233);
+      if (await portOpen(temporalPort))
+        throw new Error(
+          `port ${temporalPort} is taken: stop that server, set HERALD_DEV_TEMPORAL_PORT, or TEMPORAL_ADDRESS to use it`,
+        );
       procs.push(
         await startTemporalDev({
-          port: 7233,
-          uiPort: 8233,
+          port: temporalPort,
+          uiPort,
           dbFile: join(data, 'temporal.db'),
           log: join(data, 'temporal.log'),
         }),
       );
-      env.TEMPORAL_ADDRESS = '127.0.0.1:7233';
-      temporalUi = 'http://127.0.0.1:8233';
+      env.TEMPORAL_ADDRESS = `127.0.0.1:${temporalPort}`;
+      temporalUi = `http://127.0.0.1:${uiPort}`;
     }
 
     const tsx = ['--import', 'tsx'];

@@ -22,9 +22,10 @@ export interface ListenStack {
   stop(): Promise<void>;
 }
 
-export async function startListenStack(): Promise<ListenStack> {
+/** `names`: more host names pinned to 127.0.0.1 besides the listener's (e.g. an example receiver's). */
+export async function startListenStack(names: string[] = []): Promise<ListenStack> {
   const { app, config } = await buildTestApp({
-    HERALD_DNS_STATIC: `${LISTEN_HOST}=127.0.0.1`,
+    HERALD_DNS_STATIC: [LISTEN_HOST, ...names].map((n) => `${n}=127.0.0.1`).join(','),
     HERALD_ALLOW_CIDRS: '127.0.0.1/32',
   });
   const runtime = await createWorkerRuntime(config);

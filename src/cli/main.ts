@@ -6,7 +6,7 @@ import { keysAddCommand, keysRevokeCommand } from './commands/keys.js';
 import { initCommand } from './commands/init.js';
 import { listenCommand } from './commands/listen.js';
 import { subscriptionCommands } from './commands/subscriptions.js';
-import { deliveryCommands } from './commands/deliveries.js';
+import { deliveryCommands, subscriptionTestCommand } from './commands/deliveries.js';
 import { eventsListCommand } from './commands/events-list.js';
 import { adminDeliveryCommands } from './commands/admin-deliveries.js';
 import { DEFAULT_HERALD_URL, heraldUrl, UsageError } from './support.js';
@@ -19,6 +19,7 @@ export const commands: readonly CliCommand[] = [
   listenCommand,
   // integrator (signed with the integrator's key)
   ...subscriptionCommands,
+  subscriptionTestCommand,
   ...deliveryCommands,
   eventsListCommand,
   // operator (admin token)

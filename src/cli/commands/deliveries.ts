@@ -1,14 +1,12 @@
 import type { Delivery, DeliveryAttempt, DeliveryWithAttempts } from '../../client/herald-client.js';
-import { integratorClient } from '../credentials.js';
+import { integratorClient, KEY_HELP, signedOptions } from '../credentials.js';
 import { formatFields, formatTable, listingOptions, printListing, shortTime, type Column } from '../output.js';
 import { parseCommandArgs, printJson } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
 
 // `herald deliveries …` and `herald subscriptions test`: the integrator's delivery history, signed.
 
-const KEY_HELP =
-  '  --key FILE   the integrator private key (PEM); else HERALD_KEY_FILE, HERALD_PRIVATE_KEY, .data/integrator.pem';
-const signed = { key: { type: 'string' }, json: { type: 'boolean' } } as const;
+const signed = signedOptions;
 
 export const deliveryColumns: readonly Column<Delivery>[] = [
   ['id', (d) => d.id],
@@ -113,16 +111,18 @@ export const deliveryCommands: readonly CliCommand[] = [
   },
   single('get', 'A delivery with its attempts', (c, id) => c.getDelivery(id)),
   single('retry', 'Attempt a delivery now (a waiting one skips its wait)', (c, id) => c.retryDelivery(id)),
-  {
-    name: 'subscriptions test',
-    summary: 'Send a signed webhook.test delivery; answers once its first attempt is made',
-    usage: `herald subscriptions test <subscriptionId> [--json] [--key FILE]\n\n${KEY_HELP}`,
-    async run(args, io) {
-      const { values, positionals } = parseCommandArgs(args, signed, 1);
-      const sent = await integratorClient(io.env, values.key as string | undefined).sendTestDelivery(positionals[0]!);
-      if (values.json) printJson(io, sent);
-      else printDelivery(io, { ...sent.delivery, attempts: [sent.attempt] }, [['test event', sent.event.id]]);
-      return sent.attempt.outcome === 'succeeded' ? 0 : 1;
-    },
-  },
 ];
+
+/** `herald subscriptions test`: shown as a delivery with its first attempt; exit 1 unless that attempt succeeded. */
+export const subscriptionTestCommand: CliCommand = {
+  name: 'subscriptions test',
+  summary: 'Send a signed webhook.test delivery; answers once its first attempt is made',
+  usage: `herald subscriptions test <subscriptionId> [--json] [--key FILE]\n\n${KEY_HELP}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, signed, 1);
+    const sent = await integratorClient(io.env, values.key as string | undefined).sendTestDelivery(positionals[0]!);
+    if (values.json) printJson(io, sent);
+    else printDelivery(io, { ...sent.delivery, attempts: [sent.attempt] }, [['test event', sent.event.id]]);
+    return sent.attempt.outcome === 'succeeded' ? 0 : 1;
+  },
+};

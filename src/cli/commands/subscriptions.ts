@@ -1,15 +1,13 @@
 import type { Subscription, UpdateSubscriptionInput } from '../../client/herald-client.js';
 import type { SubscribableEventType } from '../../domain/event-types.js';
-import { integratorClient } from '../credentials.js';
+import { integratorClient, KEY_HELP, signedOptions } from '../credentials.js';
 import { formatFields, formatTable, listingOptions, printListing, shortTime, type Column } from '../output.js';
 import { parseCommandArgs, printJson, UsageError } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
 
 // `herald subscriptions …`: the integrator's webhook subscriptions, signed with the integrator's key.
 
-const KEY_HELP =
-  '  --key FILE   the integrator private key (PEM); else HERALD_KEY_FILE, HERALD_PRIVATE_KEY, .data/integrator.pem';
-const signed = { key: { type: 'string' }, json: { type: 'boolean' } } as const;
+const signed = signedOptions;
 
 const columns: readonly Column<Subscription>[] = [
   ['id', (s) => s.id],

@@ -31,6 +31,7 @@ export default tseslint.config(
       'tools/**',
       // Released workflow code kept as it was (test/fixtures/workflow-code/README.md): checked when it was released.
       'test/fixtures/workflow-code/**',
+      'test/fixtures/openapi-client/**',
     ],
   },
   js.configs.recommended,

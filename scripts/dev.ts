@@ -2,11 +2,13 @@
 // .data/temporal.db, UI on 8233, Herald's search attributes registered) and the MongoDB-wire server (.data/mongo,
 // 127.0.0.1:27017) unless TEMPORAL_ADDRESS / MONGODB_URL name servers to use instead, then the worker and the API.
 // Ctrl-C stops everything; a second run reuses .data/.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { portOpen, spawnManaged, waitForPort, type Managed } from './lib/processes.js';
 import { ensureTools, MONGO_WIRE_POOL, root, startMongoWire, startTemporalDev } from './lib/servers.js';
+import { createTestCa } from './lib/test-ca.js';
+import { DEFAULT_LISTEN_PORT, devListenerEnv, devTlsFiles, LISTEN_HOST } from '../src/cli/listen/dev-listener.js';
 
 const data = join(root, '.data');
 
@@ -15,6 +17,16 @@ function localSecret(name: string, make: () => string): string {
   const path = join(data, name);
   if (!existsSync(path)) writeFileSync(path, make(), { mode: 0o600 });
   return readFileSync(path, 'utf8').trim();
+}
+
+/** A port of a local server: its default, or the HERALD_DEV_… override (a shared machine, a second checkout). */
+const devPort = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+
+/** The local CA and `herald listen` certificate in .data/tls/ (90 days; made again when missing or past 60). */
+function ensureDevTls(): void {
+  const files = devTlsFiles(data);
+  const ageDays = existsSync(files.cert) ? (Date.now() - statSync(files.cert).mtimeMs) / 86_400_000 : Infinity;
+  if (ageDays > 60) createTestCa(files.dir, process.env.NODE_EXTRA_CA_CERTS, 90);
 }
 
 async function main(): Promise<void> {
@@ -35,8 +47,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stopAll(0));
 
   try {
+    ensureDevTls();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      // Deliveries may reach `herald listen` on 127.0.0.1, and nothing wider (src/cli/listen/dev-listener.ts).
+      ...devListenerEnv(process.env, data),
       HERALD_CURSOR_SECRET:
         process.env.HERALD_CURSOR_SECRET ?? localSecret('cursor.secret', () => randomBytes(32).toString('base64')),
       HERALD_ADMIN_TOKEN:
@@ -48,26 +63,34 @@ async function main(): Promise<void> {
     }
 
     if (!process.env.MONGODB_URL) {
-      if (await portOpen(27017)) throw new Error('port 27017 is taken: stop that server or set MONGODB_URL to use it');
+      const mongoPort = devPort('HERALD_DEV_MONGO_PORT', 27017);
+      if (await portOpen(mongoPort))
+        throw new Error(
+          `port ${mongoPort} is taken: stop that server, set HERALD_DEV_MONGO_PORT, or MONGODB_URL to use it`,
+        );
       procs.push(
-        await startMongoWire({ port: 27017, dataDir: join(data, 'mongo'), log: join(data, 'mongo-wire.log') }),
+        await startMongoWire({ port: mongoPort, dataDir: join(data, 'mongo'), log: join(data, 'mongo-wire.log') }),
       );
-      env.MONGODB_URL = `mongodb://127.0.0.1:27017/?maxPoolSize=${MONGO_WIRE_POOL}`;
+      env.MONGODB_URL = `mongodb://127.0.0.1:${mongoPort}/?maxPoolSize=${MONGO_WIRE_POOL}`;
     }
     let temporalUi: string | undefined;
     if (!process.env.TEMPORAL_ADDRESS) {
-      if (await portOpen(7233))
-        throw new Error('port 7233 is taken: stop that server or set TEMPORAL_ADDRESS to use it');
+      const temporalPort = devPort('HERALD_DEV_TEMPORAL_PORT', 7233);
+      const uiPort = devPort('HERALD_DEV_TEMPORAL_UI_PORT', 8233);
+      if (await portOpen(temporalPort))
+        throw new Error(
+          `port ${temporalPort} is taken: stop that server, set HERALD_DEV_TEMPORAL_PORT, or TEMPORAL_ADDRESS to use it`,
+        );
       procs.push(
         await startTemporalDev({
-          port: 7233,
-          uiPort: 8233,
+          port: temporalPort,
+          uiPort,
           dbFile: join(data, 'temporal.db'),
           log: join(data, 'temporal.log'),
         }),
       );
-      env.TEMPORAL_ADDRESS = '127.0.0.1:7233';
-      temporalUi = 'http://127.0.0.1:8233';
+      env.TEMPORAL_ADDRESS = `127.0.0.1:${temporalPort}`;
+      temporalUi = `http://127.0.0.1:${uiPort}`;
     }
 
     const tsx = ['--import', 'tsx'];
@@ -91,6 +114,7 @@ herald dev is up
   Temporal UI  ${temporalUi ?? `(external Temporal at ${env.TEMPORAL_ADDRESS})`}
   MongoDB      ${env.MONGODB_URL}
   admin token  ${process.env.HERALD_ADMIN_TOKEN ? '(from HERALD_ADMIN_TOKEN)' : '.data/admin.token'}
+  listen       npx herald init && npx herald listen --test   (deliveries to https://${LISTEN_HOST}:${DEFAULT_LISTEN_PORT}/ reach it)
 Ctrl-C stops everything; data stays in .data/.`);
   } catch (err) {
     console.error(`herald dev: ${err instanceof Error ? err.message : String(err)}`);

@@ -19,14 +19,14 @@ const openssl = (args: string[]): void => {
 
 /**
  * A throw-away CA and one leaf certificate, made with the openssl CLI (no npm package) in `dir`. P-256 keys keep it
- * fast; two days of validity is plenty for one test run.
+ * fast; two days of validity is plenty for one test run (`npm run dev` keeps its own longer in .data/tls/).
  */
-export function createTestCa(dir: string, alsoTrust?: string): TestCa {
+export function createTestCa(dir: string, alsoTrust?: string, days = 2): TestCa {
   mkdirSync(dir, { recursive: true });
   const path = (name: string): string => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
   openssl(
-    ['req', '-x509', ...ec, '-keyout', path('ca.key'), '-out', path('ca.pem'), '-days', '2'].concat(
+    ['req', '-x509', ...ec, '-keyout', path('ca.key'), '-out', path('ca.pem'), '-days', String(days)].concat(
       ['-subj', '/CN=Herald test CA', '-addext', 'basicConstraints=critical,CA:TRUE'],
       ['-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
     ),
@@ -43,7 +43,7 @@ export function createTestCa(dir: string, alsoTrust?: string): TestCa {
   );
   openssl(
     ['x509', '-req', '-in', path('leaf.csr'), '-CA', path('ca.pem'), '-CAkey', path('ca.key')].concat(
-      ['-set_serial', `0x${randomBytes(8).toString('hex')}`, '-days', '2'],
+      ['-set_serial', `0x${randomBytes(8).toString('hex')}`, '-days', String(days)],
       ['-extfile', path('leaf.ext'), '-out', path('leaf.pem')],
     ),
   );

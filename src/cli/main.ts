@@ -3,17 +3,33 @@ import { integratorsCreateCommand, integratorsGetCommand } from './commands/inte
 import { eventsPublishCommand } from './commands/events-publish.js';
 import { keygenCommand } from './commands/keygen.js';
 import { keysAddCommand, keysRevokeCommand } from './commands/keys.js';
+import { initCommand } from './commands/init.js';
+import { listenCommand } from './commands/listen.js';
+import { subscriptionCommands } from './commands/subscriptions.js';
+import { deliveryCommands, subscriptionTestCommand } from './commands/deliveries.js';
+import { eventsListCommand } from './commands/events-list.js';
+import { adminDeliveryCommands } from './commands/admin-deliveries.js';
 import { DEFAULT_HERALD_URL, heraldUrl, UsageError } from './support.js';
 import type { CliCommand, CliIo } from './types.js';
 
 /** Every command `herald` knows, in the order `herald help` lists them. */
 export const commands: readonly CliCommand[] = [
+  // development
+  initCommand,
+  listenCommand,
+  // integrator (signed with the integrator's key)
+  ...subscriptionCommands,
+  subscriptionTestCommand,
+  ...deliveryCommands,
+  eventsListCommand,
+  // operator (admin token)
   keygenCommand,
   integratorsCreateCommand,
   integratorsGetCommand,
   keysAddCommand,
   keysRevokeCommand,
   eventsPublishCommand,
+  ...adminDeliveryCommands,
 ];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);
@@ -30,9 +46,12 @@ function overview(registry: readonly CliCommand[]): string {
     '',
     'environment:',
     line('HERALD_URL', `base URL of the Herald API (default ${DEFAULT_HERALD_URL})`),
-    line('HERALD_ADMIN_TOKEN', 'bearer token of the internal admin API (every command but keygen)'),
+    line('HERALD_ADMIN_TOKEN', 'bearer token of the admin API (operator commands; else .data/admin.token)'),
+    line('HERALD_KEY_FILE', 'integrator private key PEM file (integrator commands; or --key FILE)'),
+    line('HERALD_PRIVATE_KEY', 'the integrator private key PEM itself (else .data/integrator.pem)'),
     '',
-    'Output is the API answer as JSON on stdout; errors go to stderr with a non-zero exit status.',
+    'Integrator commands print tables (--json: the API answer); operator commands print JSON unless they say so.',
+    'Errors go to stderr with a non-zero exit status.',
     '',
   ].join('\n');
 }

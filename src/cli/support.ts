@@ -1,5 +1,4 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { HeraldAdminClient } from '../client/admin-client.js';
 import type { CliIo } from './types.js';
 
 export const DEFAULT_HERALD_URL = 'http://127.0.0.1:3000';
@@ -38,13 +37,6 @@ export function parseCommandArgs(
 }
 
 export const heraldUrl = (env: CliIo['env']): string => env.HERALD_URL?.trim() || DEFAULT_HERALD_URL;
-
-/** The admin client over HERALD_URL with HERALD_ADMIN_TOKEN (required). */
-export function adminClient(env: CliIo['env']): HeraldAdminClient {
-  const token = env.HERALD_ADMIN_TOKEN?.trim();
-  if (!token) throw new CliError('HERALD_ADMIN_TOKEN is not set (the bearer token of the internal admin API)');
-  return new HeraldAdminClient(heraldUrl(env), token);
-}
 
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

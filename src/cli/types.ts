@@ -4,6 +4,8 @@ export interface CliIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Ends a long-running command (`herald listen`) as Ctrl-C would; tests use it. */
+  readonly signal?: AbortSignal;
 }
 
 /** One `herald` command; `name` is the words that select it (`integrators create`). */

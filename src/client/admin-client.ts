@@ -1,4 +1,10 @@
-import { readResponse } from './http.js';
+import type {
+  AdminDelivery,
+  AdminDeliveryFilters,
+  AdminDeliveryPage,
+  AdminDeliveryWithAttempts,
+} from '../api/schemas/admin-deliveries.js';
+import { readResponse, withQuery } from './http.js';
 import type { EventHistoryItem, PublishEventInput } from './events.js';
 
 export interface Integrator {
@@ -54,6 +60,24 @@ export class HeraldAdminClient {
       'DELETE',
       `/internal/v1/integrators/${encodeURIComponent(integratorId)}/keys/${encodeURIComponent(keyId)}`,
     );
+  }
+
+  /** One page of every integrator's deliveries, newest first; `since` is inclusive. */
+  listDeliveriesPage(
+    filters: Omit<AdminDeliveryFilters, 'since'> & {
+      since?: string | Date;
+      limit?: number | string;
+      cursor?: string;
+    } = {},
+  ): Promise<AdminDeliveryPage> {
+    return this.request('GET', withQuery('/internal/v1/deliveries', { ...filters }));
+  }
+  /** A delivery with its attempts and the Temporal workflow (id, namespace) running it. */
+  getDelivery(id: string): Promise<AdminDeliveryWithAttempts> {
+    return this.request('GET', `/internal/v1/deliveries/${encodeURIComponent(id)}`);
+  }
+  retryDelivery(id: string): Promise<AdminDelivery> {
+    return this.request('POST', `/internal/v1/deliveries/${encodeURIComponent(id)}/retry`);
   }
 
   /**

@@ -46,6 +46,12 @@ export interface HeraldClientOptions {
   /** The integrator's P-256 private key: a KeyObject or a PEM string. */
   privateKey: KeyObject | string;
   fetch?: typeof fetch;
+  /**
+   * Sign a 401 again in the next second and send it once more. The server accepts a signed message once, and
+   * separate processes signing the same request in the same second (two CLI runs in a script) cannot know of each
+   * other; a refused message has had no effect, so sending it again re-signed is safe. Off by default.
+   */
+  resignOnUnauthorized?: boolean;
 }
 
 /** The integrator and key a request was signed as (GET /v1/credentials/current). */
@@ -70,6 +76,7 @@ export class HeraldClient {
   readonly #key: KeyObject;
   readonly #base: URL;
   readonly #fetch: typeof fetch;
+  readonly #resign: boolean;
   #second = 0;
   #signedThisSecond = new Set<string>();
 
@@ -78,6 +85,7 @@ export class HeraldClient {
     this.publicKey = `0x${compressedHexOf(this.#key)}`;
     this.#base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.#fetch = options.fetch ?? fetch;
+    this.#resign = options.resignOnUnauthorized ?? false;
   }
 
   /** Sends one signed request and returns the parsed JSON body; throws HeraldApiError on non-2xx. */
@@ -85,14 +93,21 @@ export class HeraldClient {
     const url = new URL(withQuery(path, options.query).replace(/^\//, ''), this.#base);
     const target = `${url.pathname}${url.search}`;
     const body = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body), 'utf8');
-    const timestamp = await this.#timestampFor(method, target, body);
-    const headers: Record<string, string> = {
-      'x-pubkey': this.publicKey,
-      'x-timestamp': timestamp,
-      'x-signature': signRequest(this.#key, requestSigningInput(timestamp, method, target, body)),
+    const send = async () => {
+      const timestamp = await this.#timestampFor(method, target, body);
+      const headers: Record<string, string> = {
+        'x-pubkey': this.publicKey,
+        'x-timestamp': timestamp,
+        'x-signature': signRequest(this.#key, requestSigningInput(timestamp, method, target, body)),
+      };
+      if (body) headers['content-type'] = 'application/json';
+      return await this.#fetch(url, { method, headers, body });
     };
-    if (body) headers['content-type'] = 'application/json';
-    const res = await this.#fetch(url, { method, headers, body });
+    let res = await send();
+    if (res.status === 401 && this.#resign) {
+      await res.arrayBuffer();
+      res = await send(); // #timestampFor moves to the next second: this exact request was signed in this one
+    }
     return await readResponse<T>(res);
   }
 

@@ -32,6 +32,10 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { integratorId: 1, subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'integrator_subscription_newest' },
     { key: { integratorId: 1, eventId: 1, createdAt: -1, _id: -1 }, name: 'integrator_event_newest' },
     { key: { integratorId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'integrator_status_newest' },
+    // GET /internal/v1/deliveries (operators; by integrator it uses the indexes above).
+    { key: { createdAt: -1, _id: -1 }, name: 'newest' },
+    { key: { status: 1, createdAt: -1, _id: -1 }, name: 'status_newest' },
+    { key: { subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'subscription_newest' },
     // DELETE of a subscription cancels its pending deliveries.
     { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
   ],

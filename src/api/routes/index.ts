@@ -3,6 +3,7 @@ import { healthRoutes } from './health.js';
 import { adminIntegratorRoutes } from './admin-integrators.js';
 import { credentialRoutes } from './credentials.js';
 import { adminEventRoutes } from './admin-events.js';
+import { adminDeliveryRoutes } from './admin-deliveries.js';
 import { eventRoutes } from './events.js';
 import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
@@ -17,7 +18,7 @@ import { integratorScope } from '../scopes/integrator-scope.js';
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   const token = app.config.HERALD_ADMIN_TOKEN;
-  if (token !== undefined) await app.register(adminScope, { token, routes: [adminIntegratorRoutes, adminEventRoutes] });
+  if (token !== undefined) await app.register(adminScope, { token, routes: [adminIntegratorRoutes, adminEventRoutes, adminDeliveryRoutes] });
   await app.register(integratorScope, {
     routes: [credentialRoutes, eventRoutes, subscriptionTestRoutes, deliveryRoutes, subscriptionRoutes],
   });

@@ -19,9 +19,28 @@ export const limitParam = z
   .regex(/^[0-9]+$/, 'must be an integer from 1 to 250')
   .transform(Number)
   .pipe(z.number().int().min(1, 'must be an integer from 1 to 250').max(250, 'must be an integer from 1 to 250'))
-  .default(100);
+  .default(100)
+  // The document shows what a client sends: an integer 1–250 (the `pattern` of the string form is dropped there).
+  .meta({ type: 'integer', minimum: 1, maximum: 250, default: 100 });
 
-export const cursorParam = z.string().min(1).max(512);
+/** An opaque page cursor: only a `nextCursor` the API issued for the same filters is accepted. */
+export const cursorParam = z
+  .string(givenOnce)
+  .min(1)
+  .max(512)
+  .describe('nextCursor of the previous page; valid only with the same filters');
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/**
+ * Any JSON value, as one named recursive schema: `z.json()` would put its recursion under an anonymous `$defs`
+ * entry that the OpenAPI document cannot reference (`#/components/schemas/__shared#/$defs/schema0`).
+ */
+export const jsonValue: z.ZodType<Json> = z
+  .lazy(() =>
+    z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+  )
+  .meta({ id: 'JsonValue', description: 'any JSON value' });
 
 /** Page envelope fields used by every listing besides its items. */
 export const nextCursor = z.string().nullable().describe('opaque cursor of the next page; null on the last page');

@@ -6,7 +6,7 @@ import {
   SUBSCRIBABLE_ONLY_TYPE,
   TEST_EVENT_TYPE,
 } from '../../domain/event-types.js';
-import { cursorParam, dateTime, givenOnce, limitParam, nextCursor, uuid } from './common.js';
+import { cursorParam, dateTime, givenOnce, jsonValue, limitParam, nextCursor, uuid } from './common.js';
 
 // §2.1 / §2.2 / §4.1: the single source of the events API's validation, types and OpenAPI.
 
@@ -36,7 +36,7 @@ export const publishEventBody = z.strictObject({
   transactionId: nullableUuid,
   provider: z.enum(providers).nullable().default(null),
   providerEventId: z.string().min(1).max(512).nullable().default(null),
-  data: z.json().default(null).describe('any JSON value; its shape depends on eventType'),
+  data: jsonValue.default(null).describe('any JSON value; its shape depends on eventType'),
 });
 
 export type PublishEventBody = z.infer<typeof publishEventBody>;
@@ -46,7 +46,7 @@ export const eventHistoryItem = z
   .object({
     id: uuid,
     eventType: z.enum(historyEventTypes),
-    occurredAt: z.string().describe('ISO-8601 UTC'),
+    occurredAt: dateTime.describe('ISO-8601 UTC'),
     livemode: z.boolean(),
     payloadVersion: z.int32(),
     integratorId: uuid,
@@ -57,8 +57,8 @@ export const eventHistoryItem = z
     transactionId: uuid.nullable(),
     provider: z.enum(providers).nullable(),
     providerEventId: z.string().nullable(),
-    data: z.json().describe('any JSON value; its shape depends on eventType'),
-    createdAt: z.string().describe('database creation time, ISO-8601 UTC'),
+    data: jsonValue.describe('any JSON value; its shape depends on eventType'),
+    createdAt: dateTime.describe('database creation time, ISO-8601 UTC'),
   })
   .meta({ id: 'EventHistoryItem' });
 
@@ -83,11 +83,7 @@ export const listEventsQuery = z.strictObject({
     .describe(`a history event type; ${TEST_EVENT_TYPE} events are listed only when asked for by this filter`),
   createdAfter: dateParam.optional().describe('exclusive lower bound on createdAt'),
   createdBefore: dateParam.optional().describe('exclusive upper bound on createdAt'),
-  cursor: z
-    .string(givenOnce)
-    .pipe(cursorParam)
-    .optional()
-    .describe('nextCursor of the previous page; valid only with the same filters'),
+  cursor: cursorParam.optional(),
   limit: limitParam.describe('page size, 1 to 250 (default 100)'),
 });
 

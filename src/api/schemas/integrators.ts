@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from './common.js';
+import { dateTime, uuid } from './common.js';
 
 const publicKeyOut = z
   .string()
@@ -9,24 +9,37 @@ export const integratorKey = z
   .object({
     id: uuid,
     publicKey: publicKeyOut,
-    createdAt: z.string().describe('ISO-8601 UTC'),
-    revokedAt: z.string().nullable(),
+    createdAt: dateTime.describe('ISO-8601 UTC'),
+    revokedAt: dateTime.nullable(),
   })
   .meta({ id: 'IntegratorKey' });
 
-export const integrator = z.object({ id: uuid, name: z.string(), createdAt: z.string() }).meta({ id: 'Integrator' });
+export const integrator = z.object({ id: uuid, name: z.string(), createdAt: dateTime }).meta({ id: 'Integrator' });
 
 export const integratorWithKeys = integrator
   .extend({ keys: z.array(integratorKey) })
   .meta({ id: 'IntegratorWithKeys' });
 
-export const createIntegratorBody = z.strictObject({ name: z.string().trim().min(1).max(200) });
+/** 1–200 characters with at least one that is not white space; stored trimmed. */
+export const createIntegratorBody = z.strictObject({
+  name: z
+    .string()
+    .max(200)
+    .regex(/\S/, 'must not be blank')
+    .transform((s) => s.trim()),
+});
 
 export const addKeyBody = z.strictObject({
   publicKey: z
     .string()
     .max(200)
-    .describe('SEC1 P-256 public key in hex, compressed (33 bytes) or uncompressed (65 bytes), `0x` optional'),
+    .meta({
+      pattern: '^(0[xX])?(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$',
+      examples: ['0x026a841b442cf3d1768b1203c23a72f5a35ea107d11da305ac8750cf22c8845974'],
+    })
+    .describe(
+      'a point on P-256 (else 400 invalid_public_key): SEC1 public key in hex, compressed (33 bytes) or uncompressed (65 bytes), `0x` optional',
+    ),
 });
 
 export const integratorParams = z.strictObject({ integratorId: uuid });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { subscribableEventTypes } from '../../domain/event-types.js';
+import { MAX_CALLBACK_URL_LENGTH } from '../../net/callback-url.js';
 import { cursorParam, dateTime, limitParam, nextCursor, uuid } from './common.js';
 
 export const MAX_DESCRIPTION_LENGTH = 256;
@@ -18,20 +19,38 @@ const subscribableType = z.enum(subscribableEventTypes, {
   error: (issue) => `${JSON.stringify(issue.input)} is not a subscribable event type`,
 });
 
-/** Omitted or empty means every subscribable type (§6.2); the route drops duplicates (storedEventTypes). */
+/** Omitted or empty means every subscribable type (§6.2); a type given twice is a 400 (uniqueItems). */
 const eventTypesInput = z
   .array(subscribableType)
   .max(100)
-  .describe('event types to deliver; omitted or [] = all subscribable types; duplicates are removed');
+  .refine((types) => new Set(types).size === types.length, 'must not repeat an event type')
+  .meta({ uniqueItems: true })
+  .describe('event types to deliver, each at most once; omitted or [] = all subscribable types');
 
 const description = z
   .string()
   .max(MAX_DESCRIPTION_LENGTH)
   .describe(`free text for the integrator, at most ${MAX_DESCRIPTION_LENGTH} characters`);
 
+/**
+ * Checked by the callback-URL policy (src/net/callback-url.ts), which names the broken rule in a 400
+ * `invalid_callback_url`; the document declares the rules a schema can express (length, https, no credentials, no
+ * fragment, no whitespace). That the host must resolve to public addresses only is in the description.
+ */
 const callbackUrl = z
   .string()
-  .describe('public HTTPS URL (§6.3); stored and shown in WHATWG-normalised form; at most 2048 characters');
+  .meta({
+    format: 'uri',
+    minLength: 9,
+    maxLength: MAX_CALLBACK_URL_LENGTH,
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@\\s]+([/?][^#\\s]*)?$',
+    examples: ['https://hooks.example.com/herald'],
+  })
+  .describe(
+    `public HTTPS URL (§6.3), at most ${MAX_CALLBACK_URL_LENGTH} characters, no credentials or fragment; its host must ` +
+      'be a DNS name resolving to public addresses only (else 400 invalid_callback_url naming the rule); stored and ' +
+      'shown in WHATWG-normalised form',
+  );
 
 export const subscriptionKey = z
   .object({
@@ -79,7 +98,7 @@ export const updateSubscriptionBody = z
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     message: 'give at least one of url, eventTypes, description, status',
   })
-  .meta({ id: 'UpdateSubscription' });
+  .meta({ id: 'UpdateSubscription', minProperties: 1 });
 
 export const listSubscriptionsQuery = z.strictObject({
   status: subscriptionStatus.optional(),

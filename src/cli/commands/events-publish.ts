@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
+import { adminClient } from '../credentials.js';
 import { readFile } from 'node:fs/promises';
 import type { HeraldAdminClient } from '../../client/admin-client.js';
-import { adminClient, heraldUrl } from '../support.js';
+import { heraldUrl } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
 import { HeraldApiError } from '../../client/http.js';
 import { scanJson } from '../../util/json-scan.js';
@@ -77,13 +78,15 @@ export const eventsPublishCommand: CliCommand = {
   summary: 'Publish lifecycle events from a JSON file or stdin (object, array or NDJSON)',
   usage,
   run: async (args: string[], io: CliIo): Promise<number> => {
-    const token = io.env.HERALD_ADMIN_TOKEN?.trim();
     if (args.length !== 1 || !args[0]) {
       io.stderr.write(`usage: ${usage}\n`);
       return 2;
     }
-    if (!token) {
-      io.stderr.write('herald: HERALD_ADMIN_TOKEN is not set\n');
+    let client: HeraldAdminClient;
+    try {
+      client = adminClient(io.env);
+    } catch (err) {
+      io.stderr.write(`herald: ${(err as Error).message}\n`);
       return 2;
     }
     let bytes: Buffer;
@@ -99,7 +102,6 @@ export const eventsPublishCommand: CliCommand = {
       return 2;
     }
     const url = heraldUrl(io.env);
-    const client = adminClient(io.env);
     const items = parseEvents(bytes.toString('utf8'));
     let failed = 0;
     // A sliding window: up to CONCURRENCY requests in flight, results printed in input order.

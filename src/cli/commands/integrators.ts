@@ -1,4 +1,5 @@
-import { adminClient, parseCommandArgs, printJson } from '../support.js';
+import { adminClient } from '../credentials.js';
+import { parseCommandArgs, printJson } from '../support.js';
 import type { CliCommand } from '../types.js';
 
 export const integratorsCreateCommand: CliCommand = {

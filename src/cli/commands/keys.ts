@@ -1,7 +1,8 @@
+import { adminClient } from '../credentials.js';
 import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { compressedHexOf } from '../../crypto/p256.js';
-import { adminClient, CliError, parseCommandArgs, printJson, readAll, UsageError } from '../support.js';
+import { CliError, parseCommandArgs, printJson, readAll, UsageError } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
 
 /** The `0x…` compressed key of a PEM file (public, or private: its public half), `-` for stdin. */

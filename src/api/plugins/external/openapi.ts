@@ -2,7 +2,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { documentOverride, withErrorResponses } from '../../openapi/document-schema.js';
+
+const zodToJsonConfig = { override: documentOverride };
+const baseTransform = createJsonSchemaTransform({ zodToJsonConfig });
 
 /** The OpenAPI 3.1 document, generated from the routes' zod schemas, at /openapi.json; rendered at /docs. */
 export const openapiPlugin = fp(
@@ -42,8 +46,8 @@ export const openapiPlugin = fp(
           },
         },
       },
-      transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      transform: (input) => baseTransform({ ...input, schema: withErrorResponses(input.schema) ?? input.schema }),
+      transformObject: createJsonSchemaTransformObject({ zodToJsonConfig }),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

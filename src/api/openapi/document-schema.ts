@@ -1,0 +1,42 @@
+import type { FastifySchema } from 'fastify';
+import type { JSONSchema } from 'zod/v4/core';
+import { errorBodySchema } from '../errors.js';
+import { jsonValue } from '../schemas/common.js';
+
+type OverrideContext = { zodSchema: { _zod: { def: { type: string } } }; jsonSchema: JSONSchema.BaseSchema };
+
+/**
+ * How zod schemas appear in the OpenAPI document. The type provider's own override (empty union branches dropped)
+ * is kept; a query integer parsed from its string form (`limitParam`) shows as the integer a client sends, without
+ * the string's `pattern`; any JSON value is the empty schema (a recursive union makes generators emit types that
+ * refer to themselves, which TypeScript refuses).
+ */
+export function documentOverride(ctx: OverrideContext): void {
+  const json = ctx.jsonSchema;
+  if (ctx.zodSchema._zod.def === (jsonValue as unknown as OverrideContext['zodSchema'])._zod.def) {
+    delete json.anyOf;
+    return;
+  }
+  if (ctx.zodSchema._zod.def.type === 'union' && json.anyOf) {
+    json.anyOf = json.anyOf.filter((branch) => Object.keys(branch).length > 0);
+  }
+  if (json.type === 'integer' || json.type === 'number') delete json.pattern;
+}
+
+type RouteSchema = FastifySchema & { hide?: boolean; response?: unknown };
+
+/**
+ * Every error a route can answer, declared with the one error shape: 400 for any validated input, 401 for an
+ * authenticated route, 413 and 415 for a JSON body (size limit, content type), 500 everywhere. A route's own
+ * declarations (404, 409…) are kept.
+ */
+export function withErrorResponses(schema: RouteSchema | undefined): RouteSchema | undefined {
+  if (!schema || schema.hide) return schema;
+  const statuses = [500];
+  if (schema.body || schema.querystring || schema.params) statuses.push(400);
+  if (schema.security && schema.security.length > 0) statuses.push(401);
+  if (schema.body) statuses.push(413, 415);
+  const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
+  for (const status of statuses) response[status] ??= errorBodySchema;
+  return { ...schema, response };
+}

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { retryDelivery } from '../../delivery/manual-retry.js';
+import { keysetPage } from '../../store/cursor.js';
+import type { DeliveryDoc } from '../../store/documents.js';
+import { listOperatorDeliveries } from '../../store/operator-deliveries.js';
+import { deliveryWorkflowId } from '../../../workflows/messages.js';
+import { errorResponses, HttpError, notFound } from '../errors.js';
+import {
+  adminDelivery,
+  adminDeliveriesQuery,
+  adminDeliveryPage,
+  adminDeliveryParams,
+  adminDeliveryWithAttempts,
+} from '../schemas/admin-deliveries.js';
+import { attemptView, deliveryView } from '../views/deliveries.js';
+
+const adminSecurity = [{ adminToken: [] }];
+const tags = ['internal: deliveries'];
+const CURSOR_SCOPE = 'admin-deliveries';
+
+/** Operators list, inspect and retry any integrator's deliveries (admin bearer token; `herald admin deliveries`). */
+export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const repo = app.store.deliveries;
+  const view = (d: DeliveryDoc) => ({
+    ...deliveryView(d),
+    integratorId: d.integratorId,
+    workflowId: deliveryWorkflowId(d._id),
+    namespace: app.config.TEMPORAL_NAMESPACE,
+  });
+
+  app.get(
+    '/internal/v1/deliveries',
+    {
+      schema: {
+        tags,
+        security: adminSecurity,
+        summary: "Every integrator's deliveries, newest first",
+        querystring: adminDeliveriesQuery,
+        response: { 200: adminDeliveryPage, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const { cursor, limit, ...filters } = request.query;
+      const position = cursor === undefined ? null : app.cursors.decode(CURSOR_SCOPE, cursor, filters);
+      const rows = await listOperatorDeliveries(repo.collection, filters, position, limit + 1);
+      const { page, next } = keysetPage(rows, limit);
+      return { deliveries: page.map(view), nextCursor: next && app.cursors.encode(CURSOR_SCOPE, next, filters) };
+    },
+  );
+
+  app.get(
+    '/internal/v1/deliveries/:delivery_id',
+    {
+      schema: {
+        tags,
+        security: adminSecurity,
+        summary: 'A delivery with its attempts, next attempt time and workflow',
+        params: adminDeliveryParams,
+        response: { 200: adminDeliveryWithAttempts, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const found = await repo.findById(request.params.delivery_id);
+      if (!found) throw notFound();
+      return { ...view(found), attempts: (await repo.listAttempts(found._id)).map(attemptView) };
+    },
+  );
+
+  app.post(
+    '/internal/v1/deliveries/:delivery_id/retry',
+    {
+      schema: {
+        tags,
+        security: adminSecurity,
+        summary: 'Attempt a delivery now (as the integrator route does)',
+        params: adminDeliveryParams,
+        response: { 202: adminDelivery, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const found = await repo.findById(request.params.delivery_id);
+      if (!found) throw notFound();
+      const verdict = await retryDelivery(
+        { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
+        found,
+      );
+      if (!verdict.ok) throw new HttpError(409, verdict.reason, 'the subscription of this delivery was deleted');
+      return reply.code(202).send(view(verdict.delivery));
+    },
+  );
+};

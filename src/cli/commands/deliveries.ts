@@ -1,0 +1,128 @@
+import type { Delivery, DeliveryAttempt, DeliveryWithAttempts } from '../../client/herald-client.js';
+import { integratorClient, KEY_HELP, signedOptions } from '../credentials.js';
+import { formatFields, formatTable, listingOptions, printListing, shortTime, type Column } from '../output.js';
+import { parseCommandArgs, printJson } from '../support.js';
+import type { CliCommand, CliIo } from '../types.js';
+
+// `herald deliveries …` and `herald subscriptions test`: the integrator's delivery history, signed.
+
+const signed = signedOptions;
+
+export const deliveryColumns: readonly Column<Delivery>[] = [
+  ['id', (d) => d.id],
+  ['status', (d) => d.status],
+  ['event type', (d) => d.eventType],
+  ['attempts', (d) => d.attemptCount],
+  ['last status', (d) => d.lastResponseSummary?.status],
+  ['next attempt', (d) => shortTime(d.nextAttemptAt)],
+  ['created', (d) => shortTime(d.createdAt)],
+];
+
+export const attemptColumns: readonly Column<DeliveryAttempt>[] = [
+  ['#', (a) => a.attemptNumber],
+  ['outcome', (a) => a.outcome],
+  ['status', (a) => a.statusCode],
+  ['ms', (a) => a.latencyMs],
+  ['signed at', (a) => shortTime(a.signedAt)],
+  ['actor', (a) => a.actor],
+  ['error', (a) => a.error],
+];
+
+/** A delivery's fields (plus `extra` lines), then its attempts. */
+export function printDelivery(
+  io: CliIo,
+  d: Delivery & { attempts?: DeliveryAttempt[] },
+  extra: ReadonlyArray<readonly [string, unknown]> = [],
+): void {
+  io.stdout.write(
+    formatFields([
+      ['id', d.id],
+      ['status', d.status],
+      ['event', `${d.eventType} ${d.eventId}`],
+      ['subscription', d.subscriptionId],
+      ['attempts', d.attemptCount],
+      ['next attempt', shortTime(d.nextAttemptAt)],
+      ['terminal reason', d.terminalReason],
+      ['last response', d.lastResponseSummary ? String(d.lastResponseSummary.status) : null],
+      ['created', shortTime(d.createdAt)],
+      ['updated', shortTime(d.updatedAt)],
+      ...extra,
+    ]),
+  );
+  if (d.attempts)
+    io.stdout.write(`\nattempts:\n${d.attempts.length ? formatTable(d.attempts, attemptColumns) : '(none yet)\n'}`);
+}
+
+const single = (
+  name: string,
+  summary: string,
+  act: (client: ReturnType<typeof integratorClient>, id: string) => Promise<Delivery | DeliveryWithAttempts>,
+): CliCommand => ({
+  name: `deliveries ${name}`,
+  summary,
+  usage: `herald deliveries ${name} <deliveryId> [--json] [--key FILE]\n\n${KEY_HELP}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, signed, 1);
+    const result = await act(integratorClient(io.env, values.key as string | undefined), positionals[0]!);
+    if (values.json) printJson(io, result);
+    else printDelivery(io, result);
+    return 0;
+  },
+});
+
+export const deliveryCommands: readonly CliCommand[] = [
+  {
+    name: 'deliveries list',
+    summary: 'The delivery history, newest first (a page, or --all)',
+    usage: [
+      'herald deliveries list [--subscription ID] [--event ID] [--status pending|succeeded|failed|cancelled]',
+      '       [--limit N] [--cursor C] [--all] [--json] [--key FILE]',
+      '',
+      KEY_HELP,
+    ].join('\n'),
+    async run(args, io) {
+      const options = {
+        ...signed,
+        ...listingOptions,
+        subscription: { type: 'string' },
+        event: { type: 'string' },
+        status: { type: 'string' },
+      } as const;
+      const { values } = parseCommandArgs(args, options, 0);
+      const client = integratorClient(io.env, values.key as string | undefined);
+      const query = {
+        subscriptionId: values.subscription as string | undefined,
+        eventId: values.event as string | undefined,
+        status: values.status as never,
+        limit: values.limit as never,
+      };
+      await printListing(
+        io,
+        { json: values.json === true, all: values.all === true, command: 'herald deliveries list' },
+        async (cursor) => {
+          const page = await client.listDeliveriesPage({ ...query, cursor });
+          return { items: page.deliveries, nextCursor: page.nextCursor, raw: page };
+        },
+        deliveryColumns,
+        values.cursor as string | undefined,
+      );
+      return 0;
+    },
+  },
+  single('get', 'A delivery with its attempts', (c, id) => c.getDelivery(id)),
+  single('retry', 'Attempt a delivery now (a waiting one skips its wait)', (c, id) => c.retryDelivery(id)),
+];
+
+/** `herald subscriptions test`: shown as a delivery with its first attempt; exit 1 unless that attempt succeeded. */
+export const subscriptionTestCommand: CliCommand = {
+  name: 'subscriptions test',
+  summary: 'Send a signed webhook.test delivery; answers once its first attempt is made',
+  usage: `herald subscriptions test <subscriptionId> [--json] [--key FILE]\n\n${KEY_HELP}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, signed, 1);
+    const sent = await integratorClient(io.env, values.key as string | undefined).sendTestDelivery(positionals[0]!);
+    if (values.json) printJson(io, sent);
+    else printDelivery(io, { ...sent.delivery, attempts: [sent.attempt] }, [['test event', sent.event.id]]);
+    return sent.attempt.outcome === 'succeeded' ? 0 : 1;
+  },
+};

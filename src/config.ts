@@ -49,6 +49,8 @@ export const configSchema = z.object({
   HERALD_MASTER_KEY_FILE: optionalString,
   /** HMAC secret for opaque page cursors; derived from the master key when unset. */
   HERALD_CURSOR_SECRET: optionalString,
+  /** How the event history listing is stored: page documents (embedded server) or indexes (MongoDB); docs/events.md. */
+  HERALD_LISTING_LAYOUT: z.enum(['auto', 'pages', 'indexes']).default('auto'),
   HERALD_DNS_STATIC: dnsStatic,
   HERALD_ALLOW_CIDRS: list,
 });

@@ -26,6 +26,7 @@ export function createSweeper(options: SweeperOptions) {
     for (const event of stale) {
       // One event that keeps failing must not hold back the ones after it.
       try {
+        await store.events.index(event); // the listing write may have been lost with the hand-off (idempotent)
         await fanOut.handOff(event);
         handedOff += 1;
       } catch (err) {

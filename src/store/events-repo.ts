@@ -4,6 +4,10 @@ import { isDuplicateKey } from './integrators-repo.js';
 import { ownedBy } from './owned.js';
 import { newestFirst, type Position } from './cursor.js';
 import { listFilter, listProjection, type EventListFilters, type EventListRow } from './events-query.js';
+import { layoutResolver, type ListingLayout } from './listing-layout.js';
+import { pageCollections } from './event-pages/docs.js';
+import { listFromPages } from './event-pages/read.js';
+import { indexEvent, indexEvents } from './event-pages/write.js';
 
 /**
  * `data` is not written as a field of its own: `body` already holds it, and any JSON value must be storable, which
@@ -13,18 +17,38 @@ const toStored = ({ data: _data, ...rest }: EventDoc): EventDoc => rest as Event
 const hydrate = (doc: EventDoc | null): EventDoc | null =>
   doc && { ...doc, data: (JSON.parse(doc.body) as { data: unknown }).data };
 
-/** Lifecycle events: ingestion, the history listing, and the fan-out hand-off marks. */
-export function createEventsRepo(db: Db) {
+/**
+ * Lifecycle events: ingestion, the history listing, and the fan-out hand-off marks. With the `pages` layout every
+ * stored event is also filed into the listing's page documents (src/store/event-pages, docs/events.md).
+ */
+export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto') {
   const events = db.collection<EventDoc>('events');
+  const pages = pageCollections(db);
+  const layout = layoutResolver(db, configuredLayout);
+  const index = async (doc: EventDoc): Promise<void> => {
+    if ((await layout()) === 'pages') await indexEvent(pages, doc);
+  };
 
   return {
     /** The raw collection: its documents carry no `data` field (see toStored). */
     collection: events,
+    /** The listing's page documents (used with the `pages` layout). */
+    pages,
+    layout,
 
     /** Many new events at once, in the stored form (seeding, tests, benchmarks); not idempotent. */
     async insertMany(docs: readonly EventDoc[]): Promise<void> {
-      if (docs.length > 0) await events.insertMany(docs.map(toStored), { ordered: false });
+      if (docs.length === 0) return;
+      await events.insertMany(docs.map(toStored), { ordered: false });
+      if ((await layout()) === 'pages') await indexEvents(pages, docs);
     },
+
+    /**
+     * Files a stored event into the listing (idempotent). insertOnce does it; a re-submission and the hand-off
+     * sweeper do it again for an event whose hand-off never completed, so a crash between the insert and this
+     * write leaves the event out of the listing only until then.
+     */
+    index,
 
     /**
      * Stores a new event. If one with this id exists (a re-submission, or a concurrent insert that won the race
@@ -33,13 +57,15 @@ export function createEventsRepo(db: Db) {
     async insertOnce(doc: EventDoc): Promise<{ created: boolean; event: EventDoc }> {
       try {
         await events.insertOne(toStored(doc));
-        return { created: true, event: doc };
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         const existing = hydrate(await events.findOne({ _id: doc._id }));
         if (!existing) throw err;
+        if (existing.fanoutAt === null && existing.body === doc.body) await index(existing);
         return { created: false, event: existing };
       }
+      await index(doc);
+      return { created: true, event: doc };
     },
 
     /** One event of one integrator (another integrator's id answers null, as if it did not exist). */
@@ -47,13 +73,21 @@ export function createEventsRepo(db: Db) {
       return hydrate(ownedBy(integratorId, await events.findOne({ _id: id })));
     },
 
-    /** A page of an integrator's history, newest first, strictly after `position`; `limit` rows at most. */
+    /**
+     * A page of an integrator's history, newest first, strictly after `position`; `limit` rows at most. With the
+     * `pages` layout each row also names the page a cursor after it continues from.
+     */
     async list(
       integratorId: string,
       filters: EventListFilters,
       position: Position | undefined,
       limit: number,
-    ): Promise<EventListRow[]> {
+    ): Promise<(EventListRow & { page?: number })[]> {
+      if ((await layout()) === 'pages') {
+        const at = position && { c: position.createdAt.getTime(), i: position.id, page: position.page };
+        const rows = await listFromPages(pages, integratorId, filters, at, limit);
+        return rows.map(({ row, page }) => ({ _id: row.i, body: row.b, createdAt: row.c, page }));
+      }
       return await events
         .find<EventListRow>(listFilter(integratorId, filters, position), { projection: listProjection })
         .sort(newestFirst)

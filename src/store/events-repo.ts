@@ -5,7 +5,7 @@ import { ownedBy } from './owned.js';
 import { newestFirst, type Position } from './cursor.js';
 import { listFilter, listProjection, type EventListFilters, type EventListRow } from './events-query.js';
 import { layoutResolver, type ListingLayout } from './listing-layout.js';
-import { pageCollections } from './event-pages/docs.js';
+import { pageCollections, type PageSizes } from './event-pages/docs.js';
 import { listFromPages } from './event-pages/read.js';
 import { indexEvent, indexEvents } from './event-pages/write.js';
 
@@ -21,9 +21,9 @@ const hydrate = (doc: EventDoc | null): EventDoc | null =>
  * Lifecycle events: ingestion, the history listing, and the fan-out hand-off marks. With the `pages` layout every
  * stored event is also filed into the listing's page documents (src/store/event-pages, docs/events.md).
  */
-export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto') {
+export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto', pageSizes?: PageSizes) {
   const events = db.collection<EventDoc>('events');
-  const pages = pageCollections(db);
+  const pages = pageCollections(db, pageSizes);
   const layout = layoutResolver(db, configuredLayout);
   const index = async (doc: EventDoc): Promise<void> => {
     if ((await layout()) === 'pages') await indexEvent(pages, doc);

@@ -37,16 +37,32 @@ export const pageId = (key: string, n: number): string => `p|${key}|${n}`;
 export const toPos = (p: StoredPos): Pos => ({ c: p.c.getTime(), i: p.i });
 export const stored = (p: Pos): StoredPos => ({ c: new Date(p.c), i: p.i });
 
+/**
+ * `pageRows`: rows per sealed page (a page may hold a few more after late rows were filed into it). `sealAt`: a
+ * head is sealed once it holds this many rows. `sealEvery`: a write checks a key's head after about this many of
+ * its rows, so heads stay near sealAt..sealAt + sealEvery rows and the check costs 1/sealEvery of a read per key.
+ * Tests use small sizes to reach many pages with little data.
+ */
+export interface PageSizes {
+  pageRows: number;
+  sealAt: number;
+  sealEvery: number;
+}
+
+export const defaultPageSizes: PageSizes = { pageRows: 128, sealAt: 32, sealEvery: 32 };
+
 export interface PageCollections {
+  sizes: PageSizes;
   pages: Collection<HeadDoc | PageDoc>;
   heads: Collection<HeadDoc>;
   sealed: Collection<PageDoc>;
   locks: Collection<LockDoc>;
 }
 
-export function pageCollections(db: Db): PageCollections {
+export function pageCollections(db: Db, sizes: PageSizes = defaultPageSizes): PageCollections {
   const pages = db.collection<HeadDoc | PageDoc>('event_pages');
   return {
+    sizes,
     pages,
     heads: pages as unknown as Collection<HeadDoc>,
     sealed: pages as unknown as Collection<PageDoc>,

@@ -2,17 +2,12 @@ import { isDuplicateKey } from '../integrators-repo.js';
 import { locate, pageId, readPage, stored, toPos, headId, type PageCollections, type StoredPos } from './docs.js';
 import { cmp, newestFirstUnique, posOf, type PageRow } from './rows.js';
 
-/** Rows per sealed page (a page may hold a few more after late rows were filed into it). */
-export const PAGE_ROWS = 128;
-/** A head is sealed once it holds this many rows. */
-export const SEAL_AT = 32;
-/** A lease older than this belongs to a sealer that died; a live sealer gives up long before. */
+/** A lease older than this belongs to a sealer that died (sealing one key takes a few reads and two writes). */
 const LEASE_MS = 30_000;
-const WORK_MS = 10_000;
 
 /**
  * Files `rows` into the sealed pages of `key` (whose head says `count` pages) and returns the new page count.
- * Rows newer than the top page fill it up to PAGE_ROWS, then open new pages; an older (late) row joins the page
+ * Rows newer than the top page fill it up to `pageRows`, then open new pages; an older (late) row joins the page
  * whose range covers it, so pages keep tiling the order. Every write is an `$addToSet`: running it again after a
  * crash changes nothing. The caller holds the key's lease.
  */
@@ -37,7 +32,7 @@ export async function fileIntoPages(
       into(await locate(c, key, pos, n)).rows.push(row);
       continue;
     }
-    if (!cur || cur.size >= PAGE_ROWS) {
+    if (!cur || cur.size >= c.sizes.pageRows) {
       const below = cur ? stored(cur.hi) : null;
       cur = { k: cur ? cur.k + 1 : 0, size: 0, hi: pos };
       into(cur.k).below = below;
@@ -78,7 +73,6 @@ export async function seal(c: PageCollections, key: string, extra: readonly Page
     const head = await c.heads.findOne({ _id: headId(key) });
     const moved = head?.e ?? [];
     const count = await fileIntoPages(c, key, head?.pages ?? 0, [...moved, ...extra]);
-    if (Date.now() - lease.at.getTime() > WORK_MS) return false; // the lease may be taken over: write no more
     await c.heads.updateOne(
       { _id: headId(key) },
       head ? { $pullAll: { e: moved }, $max: { pages: count } } : { $setOnInsert: { e: [] }, $max: { pages: count } },

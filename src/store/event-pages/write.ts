@@ -3,17 +3,11 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import type { EventDoc } from '../documents.js';
 import { headId, type HeadDoc, type PageCollections } from './docs.js';
 import { keysOf, toRow, type PageRow } from './rows.js';
-import { SEAL_AT, seal } from './seal.js';
+import { seal } from './seal.js';
 
-/**
- * How often a write checks a head for sealing: a key's head is looked at after about this many of its rows, so
- * heads stay near SEAL_AT..SEAL_AT + SEAL_EVERY rows and the check costs 1/SEAL_EVERY of a read per key per event.
- */
-export const SEAL_EVERY = 32;
-
-/** Deterministic per (event, key), so a re-write triggers the same checks and every key is checked in turn. */
-const triggers = (eventId: string, key: string): boolean =>
-  createHash('sha1').update(`${eventId}|${key}`).digest().readUInt32BE(0) % SEAL_EVERY === 0;
+/** Whether this row's write checks its key's head: deterministic per (event, key), 1 in `sealEvery`. */
+const triggers = (c: PageCollections, eventId: string, key: string): boolean =>
+  createHash('sha1').update(`${eventId}|${key}`).digest().readUInt32BE(0) % c.sizes.sealEvery === 0;
 
 const addToHead = (key: string, rows: PageRow[]): AnyBulkWriteOperation<HeadDoc> => ({
   updateOne: {
@@ -38,13 +32,13 @@ async function writeHeads(c: PageCollections, ops: AnyBulkWriteOperation<HeadDoc
 async function sealTriggered(c: PageCollections, keys: readonly string[]): Promise<void> {
   for (const key of keys) {
     const head = await c.heads.findOne({ _id: headId(key) });
-    if (head && head.e.length >= SEAL_AT) await seal(c, key);
+    if (head && head.e.length >= c.sizes.sealAt) await seal(c, key);
   }
 }
 
 /**
  * Files one stored event into the listing: one bulkWrite adding its row to the head of each of its keys
- * (idempotent: `$addToSet` of the same row), then, about once per SEAL_EVERY rows of a key, seals that key's head.
+ * (idempotent: `$addToSet` of the same row), then, about once per `sealEvery` rows of a key, seals that key's head.
  */
 export async function indexEvent(c: PageCollections, event: EventDoc): Promise<void> {
   const row = toRow(event);
@@ -55,13 +49,13 @@ export async function indexEvent(c: PageCollections, event: EventDoc): Promise<v
   );
   await sealTriggered(
     c,
-    keys.filter((k) => triggers(event._id, k)),
+    keys.filter((k) => triggers(c, event._id, k)),
   );
 }
 
 /**
  * The bulk equivalent for many events (seeding, benchmarks): the same rows, heads and pages, with fewer commands.
- * A key with at least SEAL_AT rows in the batch is sealed with them at once; the others go to their heads in one
+ * A key with at least `sealAt` rows in the batch is sealed with them at once; the others go to their heads in one
  * bulkWrite and are checked for sealing exactly as indexEvent would check them.
  */
 export async function indexEvents(c: PageCollections, events: readonly EventDoc[]): Promise<void> {
@@ -71,15 +65,15 @@ export async function indexEvents(c: PageCollections, events: readonly EventDoc[
     const row = toRow(e);
     for (const k of keysOf(e)) {
       (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(row);
-      if (triggers(e._id, k)) due.add(k);
+      if (triggers(c, e._id, k)) due.add(k);
     }
   }
-  const small = [...byKey].filter(([, rows]) => rows.length < SEAL_AT);
+  const small = [...byKey].filter(([, rows]) => rows.length < c.sizes.sealAt);
   await writeHeads(
     c,
     small.map(([k, rows]) => addToHead(k, rows)),
   );
-  for (const [k, rows] of byKey) if (rows.length >= SEAL_AT) while (!(await seal(c, k, rows))) await pause();
+  for (const [k, rows] of byKey) if (rows.length >= c.sizes.sealAt) while (!(await seal(c, k, rows))) await pause();
   await sealTriggered(
     c,
     small.map(([k]) => k).filter((k) => due.has(k)),

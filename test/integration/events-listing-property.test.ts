@@ -13,7 +13,8 @@ import type { EventDoc } from '../../src/store/documents.js';
 import { createEventsRepo, type EventsRepo } from '../../src/store/events-repo.js';
 import type { EventListFilters } from '../../src/store/events-query.js';
 import { headId } from '../../src/store/event-pages/docs.js';
-import { fileIntoPages } from '../../src/store/event-pages/seal.js';
+import { fileIntoPages, seal } from '../../src/store/event-pages/seal.js';
+import { keyFor, keysOf, toRow } from '../../src/store/event-pages/rows.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { seedDoc } from '../helpers/events.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
@@ -64,6 +65,8 @@ describe('event listing property: every filter and cursor against a reference qu
   let rival: TestIntegrator;
   let all: EventDoc[];
   let repos: Record<'pages' | 'indexes', EventsRepo>;
+  let doc: (createdAtSec: number) => EventDoc;
+  let future = SPAN + 10;
 
   before(async () => {
     ({ app } = await buildTestApp());
@@ -76,7 +79,7 @@ describe('event listing property: every filter and cursor against a reference qu
     repos = { pages: createEventsRepo(db, 'pages', sizes), indexes: createEventsRepo(db, 'indexes') };
     const repo = repos.pages;
     let i = 0;
-    const doc = (createdAtSec: number) => {
+    doc = (createdAtSec: number) => {
       i += 1;
       return seedDoc(
         {
@@ -102,6 +105,12 @@ describe('event listing property: every filter and cursor against a reference qu
     for (const e of stored) await repo.index({ ...e, data: null });
     // A sealer that died after writing pages, before pulling the rows out of its head.
     const key = `${acme.integratorId}|all|`;
+    const late = doc(5); // filed into its heads without a seal check, so the all-key head is not empty
+    await repo.collection.insertOne(late);
+    for (const k of keysOf(late)) {
+      const update = { $addToSet: { e: toRow(late) }, $setOnInsert: { pages: 0 } };
+      await repo.pages.heads.updateOne({ _id: headId(k) }, update, { upsert: true });
+    }
     const head = await repo.pages.heads.findOne({ _id: headId(key) });
     assert.ok(head && head.e.length > 0 && head.pages > 0, 'the all-key has a head and sealed pages');
     await fileIntoPages(repo.pages, key, head.pages, head.e);
@@ -117,7 +126,7 @@ describe('event listing property: every filter and cursor against a reference qu
   for (const layout of ['pages', 'indexes'] as const) {
     it(`${layout} layout: every page of every walk equals the reference`, async () => {
       await fc.assert(
-        fc.asyncProperty(filtersArb, limitArb, fc.boolean(), async (filters, limit, asRival) => {
+        fc.asyncProperty(filtersArb, limitArb, fc.boolean(), fc.boolean(), async (filters, limit, asRival, churn) => {
           const integratorId = (asRival ? rival : acme).integratorId;
           const expected = reference(all, integratorId, filters);
           let position: Position | undefined;
@@ -130,12 +139,41 @@ describe('event listing property: every filter and cursor against a reference qu
             assert.equal(next === null, got.length === expected.length, 'a next page exactly when more remain');
             if (!next) break;
             position = next;
+            if (churn && layout === 'pages') {
+              // Between two pages: a newer event arrives and the query's key is sealed, so rows the cursor has
+              // still to list move from the head into pages opened after the cursor was issued.
+              const e = doc((future += 1));
+              await repos.pages.insertOnce(e);
+              all.push(e);
+              await seal(repos.pages.pages, keyFor(integratorId, filters));
+            }
           }
         }),
         { numRuns: layout === 'pages' ? 150 : 50, seed: Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31) },
       );
     });
   }
+
+  it('a cursor issued from a head row still finds the rows a later seal moved into a new page', async () => {
+    const integratorId = randomUUID(); // a key of its own: the top page is full, the head holds 3 newer rows
+    const repo = createEventsRepo(app.store.db, 'pages', { pageRows: 8, sealAt: 4, sealEvery: 1_000_000 });
+    const at = (s: number) => seedDoc({ integratorId, createdAt: new Date(T0 + s * 1000) }, s);
+    const docs = Array.from({ length: 11 }, (_, s) => at(s + 1));
+    await repo.insertMany(docs.slice(0, 8));
+    for (const d of docs.slice(8)) await repo.insertOnce(d);
+    const first = keysetPage(await repo.list(integratorId, {}, undefined, 2), 1);
+    assert.equal(first.page[0]?._id, docs[10]!._id);
+    assert.ok(await seal(repo.pages, `${integratorId}|all|`));
+    assert.ok(await repo.pages.sealed.findOne({ _id: `p|${integratorId}|all||1` }), 'the seal opened page 1');
+    const rest = await repo.list(integratorId, {}, first.next!, 100);
+    assert.deepEqual(
+      rest.map((r) => r._id),
+      docs
+        .slice(0, 10)
+        .reverse()
+        .map((d) => d._id),
+    );
+  });
 
   it('through the API: signed requests and opaque cursors walk to the same result', async () => {
     await fc.assert(

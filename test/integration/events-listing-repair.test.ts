@@ -29,8 +29,7 @@ describe('event listing: a lost listing write is repaired', () => {
     await app.store.events.collection.insertOne({ ...stored, fanoutAt: null } as typeof doc);
     return doc._id;
   };
-  const listed = async (accountId: string) =>
-    (await acme.client.listEventsPage({ accountId })).events.map((e) => e.id);
+  const listed = async (accountId: string) => (await acme.client.listEventsPage({ accountId })).events.map((e) => e.id);
 
   it('by the sweeper, which files every event it hands off', async () => {
     const body = sampleEvent(acme.integratorId);

@@ -67,6 +67,8 @@ export const configSchema = z.object({
     .transform((v) => v === '1'),
   /** HMAC secret for opaque page cursors; derived from the master key when unset. */
   HERALD_CURSOR_SECRET: optionalString,
+  /** How the event history listing is stored: page documents (embedded server) or indexes (MongoDB); docs/events.md. */
+  HERALD_LISTING_LAYOUT: z.enum(['auto', 'pages', 'indexes']).default('auto'),
   HERALD_DNS_STATIC: dnsStatic,
   HERALD_ALLOW_CIDRS: list,
   /** Failed authentications (integrator or admin) allowed per client address per window, then 429. */

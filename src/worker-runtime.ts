@@ -47,7 +47,7 @@ export async function createWorkerRuntime(
     await Promise.allSettled([http.close(), temporal.close(), connection?.close(), mongo.client.close()]);
   };
   let worker: Worker;
-  const store = createStore(mongo.db);
+  const store = createStore(mongo.db, { listingLayout: config.HERALD_LISTING_LAYOUT });
   try {
     await mongo.client.connect();
     await ensureIndexes(mongo.db);

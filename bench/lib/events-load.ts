@@ -1,19 +1,20 @@
 // The load generator of bench/events.ts, run as a second process so that signing and HTTP parsing do not share
 // the API's event loop. Every request is signed fresh (±60 s window) and has its own query string (the server
-// accepts a signed message once), by varying a far-future createdBefore bound that selects the same page.
+// accepts a signed message once): the parent prepares the paths, each with its own far-past createdAfter bound
+// that selects the same page (and a cursor issued for exactly those filters).
 import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { requestSigningInput, signRequest } from '../../src/crypto/request-signature.js';
 
 export interface LoadSpec {
   url: string;
-  /** PEM private keys, one per integrator; requests rotate over them. */
-  keys: Array<{ pem: string; pubkey: string }>;
+  /** The PEM private key of the integrator whose history is listed. */
+  key: { pem: string; pubkey: string };
   connections: number;
   durationSec: number;
-  /** Far-future createdBefore base (ms); request n uses base + n. */
-  farFutureMs: number;
-  limit: number;
+  /** One distinct path per request; the load stops when they run out. */
+  paths: string[];
 }
 
 export interface LoadResult {
@@ -26,8 +27,8 @@ export interface LoadResult {
 }
 
 async function main(): Promise<void> {
-  const spec = JSON.parse(process.env.HERALD_BENCH_LOAD ?? '') as LoadSpec;
-  const keys = spec.keys.map((k) => ({ key: createPrivateKey(k.pem), pubkey: k.pubkey }));
+  const spec = JSON.parse(readFileSync(process.env.HERALD_BENCH_LOAD_FILE ?? '', 'utf8')) as LoadSpec;
+  const signer = { key: createPrivateKey(spec.key.pem), pubkey: spec.key.pubkey };
   let n = 0;
   const result = await autocannon({
     url: spec.url,
@@ -37,10 +38,8 @@ async function main(): Promise<void> {
       {
         method: 'GET',
         setupRequest: (req) => {
-          const i = n++;
-          const signer = keys[i % keys.length]!;
-          const before = new Date(spec.farFutureMs + i).toISOString();
-          const path = `/v1/query/events?limit=${spec.limit}&createdBefore=${before}`;
+          const path = spec.paths[n++];
+          if (path === undefined) throw new Error(`only ${spec.paths.length} paths prepared: raise their number`);
           const timestamp = String(Math.floor(Date.now() / 1000));
           return {
             ...req,

@@ -2,10 +2,14 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Filter } from 'mongodb';
 import { badRequest } from '../api/errors.js';
 
-/** A keyset position: the last item of a page, ordered by (createdAt desc, _id desc). */
+/**
+ * A keyset position: the last item of a page, ordered by (createdAt desc, _id desc); `page` is where a listing
+ * kept in page documents continues (src/store/event-pages), absent for the others.
+ */
 export interface Position {
   readonly createdAt: Date;
   readonly id: string;
+  readonly page?: number;
 }
 
 /** Newest first, ties broken by id: every listing uses this order. */
@@ -22,13 +26,15 @@ export function after<T extends { createdAt: Date; _id: string }>(position: Posi
  * A page out of `limit + 1` rows read after a position: the extra row only tells that a next page exists, which
  * then starts after the page's last item (null on the last page).
  */
-export function keysetPage<T extends { createdAt: Date; _id: string }>(
+export function keysetPage<T extends { createdAt: Date; _id: string; page?: number }>(
   rows: readonly T[],
   limit: number,
 ): { page: T[]; next: Position | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { page, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last._id } : null };
+  if (rows.length <= limit || !last) return { page, next: null };
+  const at = { createdAt: last.createdAt, id: last._id };
+  return { page, next: last.page === undefined ? at : { ...at, page: last.page } };
 }
 
 /** A canonical digest of the filters a cursor was made with (order-independent, undefined values dropped). */
@@ -41,7 +47,7 @@ export function filterDigest(filters: Record<string, unknown>): string {
 }
 
 /**
- * Opaque, tamper-evident page cursors: base64url(JSON [scope, createdAtMs, id, filterDigest]) + '.' + HMAC.
+ * Opaque, tamper-evident page cursors: base64url(JSON [scope, createdAtMs, id, filterDigest, page?]) + '.' + HMAC.
  * A cursor only works for the listing (`scope`) and the exact filters it was issued for.
  */
 export interface CursorCodec {
@@ -57,9 +63,9 @@ export function createCursorCodec(secret: Buffer | string): CursorCodec {
 
   return {
     encode(scope, position, filters) {
-      const payload = Buffer.from(
-        JSON.stringify([scope, position.createdAt.getTime(), position.id, filterDigest(filters)]),
-      ).toString('base64url');
+      const fields = [scope, position.createdAt.getTime(), position.id, filterDigest(filters)];
+      if (position.page !== undefined) fields.push(position.page);
+      const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
       return `${payload}.${mac(payload).toString('base64url')}`;
     },
     decode(scope, cursor, filters) {
@@ -77,12 +83,14 @@ export function createCursorCodec(secret: Buffer | string): CursorCodec {
       } catch {
         throw invalid('malformed');
       }
-      if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid('malformed');
-      const [cursorScope, ms, id, digest] = parsed as unknown[];
+      if (!Array.isArray(parsed) || parsed.length < 4 || parsed.length > 5) throw invalid('malformed');
+      const [cursorScope, ms, id, digest, page] = parsed as unknown[];
       if (cursorScope !== scope) throw invalid('issued for another listing');
       if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || typeof id !== 'string') throw invalid('malformed');
+      if (page !== undefined && (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 0))
+        throw invalid('malformed');
       if (digest !== filterDigest(filters)) throw invalid('the filters changed since this cursor was issued');
-      return { createdAt: new Date(ms), id };
+      return page === undefined ? { createdAt: new Date(ms), id } : { createdAt: new Date(ms), id, page };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { ListingLayout } from './listing-layout.js';
 import { createIntegratorsRepo } from './integrators-repo.js';
 import { createEventsRepo } from './events-repo.js';
 import { createSubscriptionsRepo } from './subscriptions-repo.js';
@@ -6,11 +7,11 @@ import { createDeliveriesRepo } from './deliveries-repo.js';
 import { createExpiringRepo } from './expiring-repo.js';
 
 /** All repositories, built once per process over one database. */
-export function createStore(db: Db) {
+export function createStore(db: Db, options: { listingLayout?: ListingLayout } = {}) {
   return {
     db,
     integrators: createIntegratorsRepo(db),
-    events: createEventsRepo(db),
+    events: createEventsRepo(db, options.listingLayout),
     subscriptions: createSubscriptionsRepo(db),
     deliveries: createDeliveriesRepo(db),
     expiring: createExpiringRepo(db),

@@ -18,7 +18,8 @@ import { integratorScope } from '../scopes/integrator-scope.js';
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   const token = app.config.HERALD_ADMIN_TOKEN;
-  if (token !== undefined) await app.register(adminScope, { token, routes: [adminIntegratorRoutes, adminEventRoutes, adminDeliveryRoutes] });
+  if (token !== undefined)
+    await app.register(adminScope, { token, routes: [adminIntegratorRoutes, adminEventRoutes, adminDeliveryRoutes] });
   await app.register(integratorScope, {
     routes: [credentialRoutes, eventRoutes, subscriptionTestRoutes, deliveryRoutes, subscriptionRoutes],
   });

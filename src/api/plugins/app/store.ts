@@ -14,7 +14,7 @@ declare module 'fastify' {
 /** Repositories over the one database, and the page-cursor codec every listing shares. */
 export const storePlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate('store', createStore(app.mongo.db));
+    app.decorate('store', createStore(app.mongo.db, { listingLayout: app.config.HERALD_LISTING_LAYOUT }));
     // Every instance sharing the master key accepts the others' cursors; HERALD_CURSOR_SECRET overrides.
     const secret =
       app.config.HERALD_CURSOR_SECRET ??

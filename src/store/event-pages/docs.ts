@@ -1,0 +1,96 @@
+import type { Collection, Db } from 'mongodb';
+import { cmp, type PageRow, type Pos } from './rows.js';
+
+/**
+ * `event_pages` holds two kinds of documents per listing key (see docs/events.md, "Page documents"):
+ * - the head `h|<key>`: the newest rows, not yet sealed, and how many sealed pages the key has;
+ * - sealed page `p|<key>|<n>`: n = 0 is the oldest. Pages tile the order: every row of page n is newer than
+ *   `below` (the newest row of page n − 1 when page n was opened) and at most `hi`.
+ */
+export interface HeadDoc {
+  _id: string;
+  e: PageRow[];
+  pages: number;
+}
+
+/** A position as stored (createdAt as a BSON date). */
+export interface StoredPos {
+  c: Date;
+  i: string;
+}
+
+export interface PageDoc {
+  _id: string;
+  e: PageRow[];
+  below: StoredPos | null;
+  hi: StoredPos;
+}
+
+/** Sealing lease per key: a tiny collection of its own, so its conditional delete scans almost nothing. */
+export interface LockDoc {
+  _id: string;
+  at: Date;
+}
+
+export const headId = (key: string): string => `h|${key}`;
+export const pageId = (key: string, n: number): string => `p|${key}|${n}`;
+export const toPos = (p: StoredPos): Pos => ({ c: p.c.getTime(), i: p.i });
+export const stored = (p: Pos): StoredPos => ({ c: new Date(p.c), i: p.i });
+
+/**
+ * `pageRows`: rows per sealed page (a page may hold a few more after late rows were filed into it). `sealAt`: a
+ * head is sealed once it holds this many rows. `sealEvery`: a write checks a key's head after about this many of
+ * its rows, so heads stay near sealAt..sealAt + sealEvery rows and the check costs 1/sealEvery of a read per key.
+ * Tests use small sizes to reach many pages with little data.
+ */
+export interface PageSizes {
+  pageRows: number;
+  sealAt: number;
+  sealEvery: number;
+}
+
+export const defaultPageSizes: PageSizes = { pageRows: 128, sealAt: 32, sealEvery: 32 };
+
+export interface PageCollections {
+  sizes: PageSizes;
+  pages: Collection<HeadDoc | PageDoc>;
+  heads: Collection<HeadDoc>;
+  sealed: Collection<PageDoc>;
+  locks: Collection<LockDoc>;
+}
+
+export function pageCollections(db: Db, sizes: PageSizes = defaultPageSizes): PageCollections {
+  const pages = db.collection<HeadDoc | PageDoc>('event_pages');
+  return {
+    sizes,
+    pages,
+    heads: pages as unknown as Collection<HeadDoc>,
+    sealed: pages as unknown as Collection<PageDoc>,
+    locks: db.collection<LockDoc>('event_page_locks'),
+  };
+}
+
+/** The sealed page n of `key`, or null. */
+export async function readPage(c: PageCollections, key: string, n: number): Promise<PageDoc | null> {
+  return await c.sealed.findOne({ _id: pageId(key, n) });
+}
+
+/**
+ * The newest sealed page that may hold rows older than `bound`: the largest n < count with below < bound (page 0
+ * always qualifies). Binary search: log2(count) reads.
+ */
+export async function locate(c: PageCollections, key: string, bound: Pos, count: number): Promise<number> {
+  const qualifies = async (n: number): Promise<boolean> => {
+    if (n === 0) return true;
+    const p = await c.sealed.findOne({ _id: pageId(key, n) }, { projection: { below: 1 } });
+    return !p || p.below === null || cmp(toPos(p.below), bound) < 0;
+  };
+  let lo = 0;
+  let hi = count - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (await qualifies(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

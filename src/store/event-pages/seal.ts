@@ -1,0 +1,98 @@
+import { isDuplicateKey } from '../integrators-repo.js';
+import { locate, pageId, readPage, stored, toPos, headId, type PageCollections, type StoredPos } from './docs.js';
+import { cmp, newestFirstUnique, posOf, type PageRow } from './rows.js';
+
+/** A lease older than this belongs to a sealer that died (sealing one key takes a few reads and two writes). */
+const LEASE_MS = 30_000;
+
+/**
+ * Files `rows` into the sealed pages of `key` (whose head says `count` pages) and returns the new page count.
+ * Rows newer than the top page fill it up to `pageRows`, then open new pages; an older (late) row joins the page
+ * whose range covers it, so pages keep tiling the order. Every write is an `$addToSet`: running it again after a
+ * crash changes nothing. The caller holds the key's lease.
+ */
+export async function fileIntoPages(
+  c: PageCollections,
+  key: string,
+  count: number,
+  rows: readonly PageRow[],
+): Promise<number> {
+  // A sealer that died after writing pages but before updating the head left pages beyond its count.
+  let n = count;
+  while (await c.sealed.findOne({ _id: pageId(key, n) }, { projection: { _id: 1 } })) n += 1;
+  const top = n > 0 ? await readPage(c, key, n - 1) : null;
+  const oldestFirst = newestFirstUnique(rows).reverse();
+  const writes = new Map<number, { rows: PageRow[]; hi?: StoredPos; below?: StoredPos | null }>();
+  const into = (k: number) => writes.get(k) ?? writes.set(k, { rows: [] }).get(k)!;
+
+  let cur = top ? { k: n - 1, size: top.e.length, hi: toPos(top.hi) } : null;
+  for (const row of oldestFirst) {
+    const pos = posOf(row);
+    if (top && cmp(pos, toPos(top.hi)) <= 0) {
+      into(await locate(c, key, pos, n)).rows.push(row);
+      continue;
+    }
+    if (!cur || cur.size >= c.sizes.pageRows) {
+      const below = cur ? stored(cur.hi) : null;
+      cur = { k: cur ? cur.k + 1 : 0, size: 0, hi: pos };
+      into(cur.k).below = below;
+    }
+    cur.size += 1;
+    cur.hi = pos;
+    const w = into(cur.k);
+    w.rows.push(row);
+    w.hi = stored(pos);
+  }
+  if (writes.size === 0) return n;
+  await c.sealed.bulkWrite(
+    [...writes].map(([k, w]) => ({
+      updateOne: {
+        filter: { _id: pageId(key, k) },
+        update: {
+          $addToSet: { e: { $each: w.rows } },
+          ...(w.hi ? { $set: { hi: w.hi } } : {}),
+          ...(w.below !== undefined ? { $setOnInsert: { below: w.below } } : {}),
+        },
+        upsert: true,
+      },
+    })),
+    { ordered: true },
+  );
+  return cur ? Math.max(n, cur.k + 1) : n;
+}
+
+/**
+ * Moves the head's rows (and `extra` rows, for bulk filing) into sealed pages under the key's lease, then pulls
+ * exactly the moved rows out of the head. Rows added meanwhile stay in the head. Returns false when another sealer
+ * holds the lease (the rows wait for the next one).
+ */
+export async function seal(c: PageCollections, key: string, extra: readonly PageRow[] = []): Promise<boolean> {
+  const lease = await acquire(c, key);
+  if (!lease) return false;
+  try {
+    const head = await c.heads.findOne({ _id: headId(key) });
+    const moved = head?.e ?? [];
+    const count = await fileIntoPages(c, key, head?.pages ?? 0, [...moved, ...extra]);
+    await c.heads.updateOne(
+      { _id: headId(key) },
+      head ? { $pullAll: { e: moved }, $max: { pages: count } } : { $setOnInsert: { e: [] }, $max: { pages: count } },
+      { upsert: true },
+    );
+    return true;
+  } finally {
+    await c.locks.deleteOne({ _id: key, at: lease.at });
+  }
+}
+
+async function acquire(c: PageCollections, key: string): Promise<{ at: Date } | null> {
+  const at = new Date();
+  try {
+    await c.locks.insertOne({ _id: key, at });
+    return { at };
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    // Clears a dead sealer's lease (only that one: the delete names its time); the next trigger seals.
+    await c.locks.deleteOne({ _id: key, at: { $lt: new Date(at.getTime() - LEASE_MS) } });
+    return null;
+  }
+}

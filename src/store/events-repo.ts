@@ -46,7 +46,11 @@ export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto
      * Stores a new event. If one with this id exists (a re-submission, or a concurrent insert that won the race
      * on the unique _id), that stored event is returned with `created: false` and nothing is written.
      */
-    async insertOnce(doc: EventDoc): Promise<{ created: boolean; event: EventDoc }> {
+    async insertOnce(
+      doc: EventDoc,
+      /** Runs between the insert and the listing write (the commit-lag repair may move `createdAt`). */
+      settle?: (stored: EventDoc) => Promise<EventDoc>,
+    ): Promise<{ created: boolean; event: EventDoc }> {
       try {
         await events.insertOne(doc);
       } catch (err) {
@@ -56,8 +60,9 @@ export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto
         if (existing.body === doc.body) await index(existing);
         return { created: false, event: existing };
       }
-      await index(doc);
-      return { created: true, event: doc };
+      const event = settle ? await settle(doc) : doc;
+      await index(event);
+      return { created: true, event };
     },
 
     /** One event of one integrator (another integrator's id answers null, as if it did not exist). */

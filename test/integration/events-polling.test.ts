@@ -22,10 +22,10 @@ describe('polling createdAfter with concurrent ingests', { timeout: 60_000 }, ()
     acme = await registerIntegrator(app, await listen(app));
     const events = app.store.events as { insertOnce: EventsRepo['insertOnce'] };
     const insertOnce = events.insertOnce.bind(events);
-    events.insertOnce = async (doc) => {
+    events.insertOnce = async (doc, settle) => {
       const delay = slow.get(doc._id);
       if (delay !== undefined) await sleep(delay);
-      return await insertOnce(doc);
+      return await insertOnce(doc, settle);
     };
   });
   after(async () => closeTestApp(app));

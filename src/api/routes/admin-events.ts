@@ -39,13 +39,15 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
       // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
       await app.fanOut.handOff(doc);
-      const inserted = await app.store.events.insertOnce(doc);
-      if (!inserted.created && (inserted.event.body !== doc.body || inserted.event.integratorId !== doc.integratorId)) {
+      // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md): the
+      // repair runs before the event is filed into the listing, so the listing holds its final createdAt.
+      const inserted = await app.store.events.insertOnce(doc, (stored) =>
+        boundCommitLag(app.store.events, stored, request.log),
+      );
+      const { created, event } = inserted;
+      if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
         throw conflict(`an event with id ${doc._id} already exists with different content`);
       }
-      const { created } = inserted;
-      // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md).
-      const event = created ? await boundCommitLag(app.store.events, inserted.event, request.log) : inserted.event;
       return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
     },
   );

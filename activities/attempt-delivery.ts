@@ -4,6 +4,7 @@ import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signatur
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
+import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
 import type { AttemptInput, AttemptResult, DeliveryStatus } from '../workflows/types.js';
 import type { createSigningKeyCache } from './signing-keys.js';
 
@@ -14,6 +15,7 @@ export interface AttemptDeps {
   readonly now?: () => Date;
   /** Whether this call is a retry of the activity (Temporal's attempt > 1). */
   readonly retried?: () => boolean;
+  readonly observer?: AttemptObserver;
 }
 
 const activityRetried = (): boolean => Context.current().info.attempt > 1;
@@ -25,6 +27,18 @@ function cancelReason(delivery: DeliveryDoc, subscription: SubscriptionDoc | nul
   if (subscription.status === 'disabled' && input.actor === 'system') return 'subscription_disabled';
   return null;
 }
+
+const logContext = (delivery: DeliveryDoc, attemptNumber: number): DeliveryLogContext => ({
+  deliveryId: delivery._id,
+  eventId: delivery.eventId,
+  subscriptionId: delivery.subscriptionId,
+  integratorId: delivery.integratorId,
+  attemptNumber,
+});
+
+/** The reason settle reports; a cancellation written while the attempt ran keeps the reason stored with it. */
+const terminalReasonOf = (status: DeliveryStatus): string | null =>
+  status === 'failed' ? 'retries_exhausted' : status === 'cancelled' ? 'cancelled_during_attempt' : null;
 
 const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptResult => ({
   attemptId: attempt._id,
@@ -40,7 +54,7 @@ const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptR
  * activity whose attempt is already recorded returns it without sending again.
  */
 export function createAttemptDelivery(deps: AttemptDeps) {
-  const { store, keys, http, now = () => new Date(), retried = activityRetried } = deps;
+  const { store, keys, http, now = () => new Date(), retried = activityRetried, observer } = deps;
   const { deliveries } = store;
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
@@ -49,7 +63,8 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     // Only a retried activity can find its attempt recorded already (attempt numbers are never reused). Its effect
     // on the delivery may not have been written (the retry may be for exactly that write): write it again.
     const recorded = retried() ? await deliveries.findAttempt(delivery._id, input.attemptNumber) : null;
-    if (recorded) return await settle(recorded, input);
+    const ctx = logContext(delivery, input.attemptNumber);
+    if (recorded) return await settle(recorded, input, ctx);
 
     const [event, subscription] = await Promise.all([
       store.events.findById(delivery.eventId),
@@ -59,6 +74,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const reason = cancelReason(delivery, subscription, input);
     if (reason !== null || !subscription) {
       await deliveries.cancel(delivery._id, reason ?? 'subscription_deleted', now());
+      observer?.finished(ctx, 'cancelled', reason ?? 'subscription_deleted');
       return {
         attemptId: null,
         attemptNumber: input.attemptNumber,
@@ -84,7 +100,11 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       timestamp,
       signature,
     });
+    // On the schedule, a first attempt is due at ingest and a retry at its nextAttemptAt; others have no due time.
+    const first = delivery.attemptCount === 0;
+    observer?.started(ctx, input.actor !== 'system' ? null : first ? event.createdAt : delivery.nextAttemptAt, first);
     const post = await http.post(subscription.url, headers, event.body);
+    observer?.made(ctx, { outcome: post.outcome, statusCode: post.statusCode, latencyMs: post.latencyMs });
 
     const attempt: AttemptDoc = {
       _id: randomUUID(),
@@ -103,11 +123,11 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       address: post.address,
       createdAt: now(),
     };
-    return await settle(await deliveries.recordAttempt(attempt), input);
+    return await settle(await deliveries.recordAttempt(attempt), input, ctx);
   };
 
   /** Writes a recorded attempt's effect on its delivery (idempotent: a $set by _id) and answers the workflow. */
-  async function settle(attempt: AttemptDoc, input: AttemptInput): Promise<AttemptResult> {
+  async function settle(attempt: AttemptDoc, input: AttemptInput, ctx: DeliveryLogContext): Promise<AttemptResult> {
     const status: DeliveryStatus =
       attempt.outcome === 'succeeded' ? 'succeeded' : input.retryInSeconds === null ? 'failed' : 'pending';
     const next = status === 'pending' ? attempt.createdAt.getTime() + (input.retryInSeconds ?? 0) * 1000 : null;
@@ -119,6 +139,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       lastResponseSummary: attempt.responseSummary,
       updatedAt: now(),
     });
+    if (written !== 'pending') observer?.finished(ctx, written, terminalReasonOf(written));
     return resultOf(attempt, written);
   }
 }

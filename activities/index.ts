@@ -1,6 +1,7 @@
 import type { KeyVault } from '../src/crypto/key-encryption.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
+import type { AttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { createAttemptDelivery } from './attempt-delivery.js';
 import { createSigningKeyCache } from './signing-keys.js';
 
@@ -9,6 +10,8 @@ export interface ActivityDeps {
   readonly vault: KeyVault;
   readonly http: WebhookHttpClient;
   readonly now?: () => Date;
+  /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
+  readonly observer?: AttemptObserver;
   /** Tests calling activities outside a worker say whether a call is a retry (default: Temporal's attempt > 1). */
   readonly retried?: () => boolean;
 }
@@ -26,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
       http: deps.http,
       ...(deps.now ? { now: deps.now } : {}),
       ...(deps.retried ? { retried: deps.retried } : {}),
+      ...(deps.observer ? { observer: deps.observer } : {}),
     }),
   };
 }

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { connectionsPlugin } from './api/plugins/external/connections.js';
@@ -12,6 +13,8 @@ import { vaultPlugin } from './api/plugins/app/vault.js';
 import { fanOutPlugin } from './api/plugins/app/fan-out.js';
 import { registerRoutes } from './api/routes/index.js';
 import { OneLinePerRequest } from './api/log-controller.js';
+import { telemetryPlugin } from './api/plugins/app/telemetry.js';
+import type { HeraldMetrics } from './telemetry/metrics.js';
 
 /** Largest accepted request body (JSON); larger → 413 payload_too_large. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -19,16 +22,27 @@ export const BODY_LIMIT_BYTES = 256 * 1024;
 export interface BuildAppOptions {
   config: Config;
   logger?: FastifyServerOptions['logger'];
+  /** Where the default logger writes (default stdout); ignored when `logger` is given. */
+  logStream?: DestinationStream;
   /** Create the indexes at start-up (default true). Off only to probe readiness against a server that is down. */
   ensureIndexes?: boolean;
+  /** The metrics to record into (default: a fresh registry, or none with HERALD_METRICS_PORT=off). */
+  metrics?: HeraldMetrics;
 }
 
 /** Builds the app in layers: external connections → app plugins → routes. It does not listen. */
-export async function buildApp({ config, logger, ensureIndexes = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  logger,
+  ensureIndexes = true,
+  metrics,
+  logStream,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.LOG_LEVEL,
       redact: { paths: ['req.headers.authorization', 'req.headers["x-signature"]'], censor: '[redacted]' },
+      ...(logStream ? { stream: logStream } : {}),
     },
     logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -43,6 +57,7 @@ export async function buildApp({ config, logger, ensureIndexes = true }: BuildAp
   await app.register(connectionsPlugin, { config, ensureIndexes });
   await app.register(openapiPlugin);
   // 2. app
+  await app.register(telemetryPlugin, metrics ? { metrics } : {});
   await app.register(errorHandlerPlugin);
   await app.register(vaultPlugin);
   await app.register(storePlugin);

@@ -4,6 +4,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { createActivities } from '../activities/index.js';
 import type { Config } from './config.js';
+import { tracingWorkerOptions } from './telemetry/temporal-tracing.js';
 
 /** The workflows entry point, as TypeScript in development and as compiled JavaScript in dist/. */
 export function workflowsPath(): string {
@@ -32,7 +33,9 @@ export interface HeraldWorkerOptions {
 }
 
 export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<Worker> {
-  const bundlePath = options.workflowBundlePath ?? process.env.HERALD_WORKFLOW_BUNDLE;
+  const tracing = tracingWorkerOptions();
+  // A pre-built bundle lacks the tracing workflow interceptors: a tracing worker bundles its own.
+  const bundlePath = tracing ? undefined : (options.workflowBundlePath ?? process.env.HERALD_WORKFLOW_BUNDLE);
   return Worker.create({
     connection: options.connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
@@ -40,5 +43,6 @@ export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: workflowsPath() }),
     activities: options.activities,
     ...workerTuning,
+    ...tracing,
   });
 }

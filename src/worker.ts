@@ -3,14 +3,19 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { createWorkerRuntime } from './worker-runtime.js';
+import { installTemporalRuntime } from './telemetry/temporal-runtime.js';
+import { setupTracing } from './telemetry/tracing.js';
 
 export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-worker.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const tracing = setupTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'herald-worker' });
+  installTemporalRuntime(config);
   const runtime = await createWorkerRuntime(config, { logger: pino({ level: config.LOG_LEVEL }) });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and drains running activities.
   await runtime.run();
+  await tracing?.shutdown(); // flushes the spans still batched
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -37,6 +37,8 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { integratorId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'integrator_status_newest' },
     // DELETE of a subscription cancels its pending deliveries.
     { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
+    // The worker's backlog gauges (src/telemetry/backlog.ts): pending deliveries, and those past their due time.
+    { key: { status: 1, nextAttemptAt: 1 }, name: 'status_nextAttemptAt' },
   ],
   attempts: [{ key: { deliveryId: 1, attemptNumber: 1 }, name: 'delivery_attempt_unique', unique: true }],
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { testConfig } from './env.js';
@@ -6,13 +7,15 @@ import { testConfig } from './env.js';
 /**
  * The real app over the test bed's servers, with a private database; drop it with `closeTestApp`.
  * `extraRoutes` registers test-only routes before the app is ready (they get the same hooks as real ones).
+ * `logStream` receives the app's log lines, written as in production (LOG_LEVEL, redaction); else none are.
  */
 export async function buildTestApp(
   overrides: Record<string, string> = {},
   extraRoutes?: (app: FastifyInstance) => void,
+  logStream?: DestinationStream,
 ): Promise<{ app: FastifyInstance; config: Config }> {
   const config = testConfig(overrides);
-  const app = await buildApp({ config, logger: false });
+  const app = await buildApp({ config, ...(logStream ? { logStream } : { logger: false }) });
   extraRoutes?.(app);
   await app.ready();
   return { app, config };

@@ -3,21 +3,22 @@
 // allowed by HERALD_ALLOW_CIDRS). Subscriptions and events go through the real routes.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, type Logger as TemporalLogger } from '@temporalio/worker';
+import { pino, type DestinationStream } from 'pino';
 import { HeraldAdminClient } from '../../src/client/admin-client.js';
 import type { PublishEventInput } from '../../src/client/events.js';
 import type { Delivery, Subscription } from '../../src/client/herald-client.js';
 import type { Config } from '../../src/config.js';
 import type { LifecycleEventType, SubscribableEventType } from '../../src/domain/event-types.js';
-import { createWorkerRuntime } from '../../src/worker-runtime.js';
+import { installTemporalRuntime } from '../../src/telemetry/temporal-runtime.js';
+import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
 import { buildTestApp, closeTestApp } from './app.js';
 import { ADMIN_TOKEN, listen, registerIntegrator, type TestIntegrator } from './integrators.js';
 import { startHttpsReceiver, type HttpsReceiver, type RecordedRequest } from './receiver.js';
 
-Runtime.install({ logger: new DefaultLogger('WARN') });
-
 export interface DeliveryStack {
   readonly app: FastifyInstance;
+  readonly worker: WorkerRuntime;
   readonly receiver: HttpsReceiver;
   /** Per request path: the status the receiver answers (default 204). */
   readonly answers: Map<string, number>;
@@ -32,19 +33,42 @@ export interface DeliveryStack {
   stop(): Promise<void>;
 }
 
-export async function startDeliveryStack(): Promise<DeliveryStack> {
+export interface DeliveryStackOptions {
+  /** Environment overrides of both processes' config (e.g. metrics ports, LOG_LEVEL). */
+  readonly env?: Record<string, string>;
+  /** Where the API and the worker write their JSON log lines (default: nowhere). */
+  readonly logStream?: DestinationStream;
+  /** The Temporal SDK's logger, installed with the runtime (once per process). */
+  readonly temporalLogger?: TemporalLogger;
+}
+
+let runtimeInstalled = false;
+
+export async function startDeliveryStack(options: DeliveryStackOptions = {}): Promise<DeliveryStack> {
   const answers = new Map<string, number>();
   const receiver = await startHttpsReceiver((r) => ({ status: answers.get(r.url) ?? 204 }));
-  const { app, config } = await buildTestApp({
-    HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1,rebind.example.com=127.0.0.1',
-    HERALD_ALLOW_CIDRS: '127.0.0.1/32',
-  });
+  const { app, config } = await buildTestApp(
+    {
+      HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1,rebind.example.com=127.0.0.1',
+      HERALD_ALLOW_CIDRS: '127.0.0.1/32',
+      ...options.env,
+    },
+    undefined,
+    options.logStream,
+  );
+  if (!runtimeInstalled) {
+    installTemporalRuntime(config, options.temporalLogger ?? new DefaultLogger('WARN'));
+    runtimeInstalled = true;
+  }
   // The worker resolves rebind.example.com elsewhere: a name that re-resolves privately at delivery time.
   const workerConfig: Config = Object.freeze({
     ...config,
     HERALD_DNS_STATIC: { ...config.HERALD_DNS_STATIC, 'rebind.example.com': ['10.0.0.5'] },
   });
-  const runtime = await createWorkerRuntime(workerConfig);
+  const runtime = await createWorkerRuntime(
+    workerConfig,
+    options.logStream ? { logger: pino({ level: config.LOG_LEVEL }, options.logStream) } : {},
+  );
   const running = runtime.run();
   const baseUrl = await listen(app);
   const alice = await registerIntegrator(app, baseUrl, 'alice');
@@ -52,6 +76,7 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
 
   return {
     app,
+    worker: runtime,
     receiver,
     answers,
     alice,

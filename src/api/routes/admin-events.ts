@@ -33,6 +33,7 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt) });
       const { created, event } = await app.store.events.insertOnce(doc);
+      if (created) app.metrics.eventIngested();
       if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
         throw conflict(`an event with id ${doc._id} already exists with different content`);
       }

@@ -23,9 +23,10 @@ export const adminAuthPlugin = fp(
       // Hashing first makes both sides 32 bytes, so the comparison leaks neither content nor length.
       if (!timingSafeEqual(given, expected) || header.length <= 7) {
         request.log.info({ cause: 'admin token mismatch' }, 'unauthorized');
+        app.metrics.authFailed('admin_token');
         throw new HttpError(401, 'unauthorized');
       }
     });
   },
-  { name: 'admin-auth', dependencies: ['connections'] },
+  { name: 'admin-auth', dependencies: ['connections', 'telemetry'] },
 );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createFanOut, type FanOut } from '../../../delivery/fan-out.js';
+import { instrumentFanOut } from '../../../telemetry/instrument.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,10 +12,12 @@ declare module 'fastify' {
 
 export const fanOutPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate(
-      'fanOut',
-      createFanOut({ store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE }),
-    );
+    const fanOut = createFanOut({
+      store: app.store,
+      client: app.temporal.client,
+      taskQueue: app.config.TEMPORAL_TASK_QUEUE,
+    });
+    app.decorate('fanOut', instrumentFanOut(fanOut, app.metrics, 'api'));
   },
-  { name: 'fan-out', dependencies: ['store'] },
+  { name: 'fan-out', dependencies: ['store', 'telemetry'] },
 );

@@ -5,6 +5,7 @@ import { createKeyCache, type KeyCache } from '../../../auth/key-cache.js';
 import { createReplayCache } from '../../../auth/replay-cache.js';
 import { unauthorized } from '../../errors.js';
 import { prependPreValidation } from '../../hooks/prepend-hook.js';
+import { authFailureReason } from '../../../telemetry/auth-reason.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,6 +49,7 @@ export const integratorAuthPlugin = fp(
         });
         if (!result.ok) {
           request.log.info({ cause: result.cause }, 'unauthorized');
+          app.metrics.authFailed(authFailureReason(result.cause));
           throw unauthorized();
         }
         request.integratorId = result.integratorId;
@@ -55,5 +57,5 @@ export const integratorAuthPlugin = fp(
       });
     });
   },
-  { name: 'integrator-auth', dependencies: ['store', 'raw-body'] },
+  { name: 'integrator-auth', dependencies: ['store', 'raw-body', 'telemetry'] },
 );

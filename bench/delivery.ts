@@ -1,9 +1,10 @@
-// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S]`
+// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R]`
 // End-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow with one no-op activity,
 // on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum.
+// --metricsRounds R (R > 0): instead, R rounds each of deliveries/s with metrics off and on (alternating, both
+// /metrics scraped every 5 s while on): the cost of metrics as a throughput ratio.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { buildApp } from '../src/app.js';
 import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
@@ -11,10 +12,11 @@ import { loadConfig } from '../src/config.js';
 import { createWorkerRuntime } from '../src/worker-runtime.js';
 import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
+import { installTemporalRuntime } from '../src/telemetry/temporal-runtime.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
+import { switchableMetrics } from './lib/switchable-metrics.js';
 
-const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10 });
-Runtime.install({ logger: new DefaultLogger('WARN') });
+const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10, metricsRounds: 0 });
 const token = randomBytes(24).toString('hex');
 const config = loadConfig({
   ...process.env,
@@ -25,16 +27,23 @@ const config = loadConfig({
   HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1',
   HERALD_ALLOW_CIDRS: '127.0.0.1/32',
   LOG_LEVEL: 'warn',
+  // Ephemeral scrape ports (the Temporal SDK exporter needs a fixed one: off here, see docs/operations-metrics.md).
+  HERALD_METRICS_PORT: '0',
+  HERALD_WORKER_METRICS_PORT: '0',
+  HERALD_TEMPORAL_METRICS_PORT: 'off',
 });
+installTemporalRuntime(config);
+const apiMetrics = switchableMetrics();
+const workerMetrics = switchableMetrics();
 
 const arrivals = new Map<string, (at: number) => void>();
 const receiver = await startHttpsReceiver((request) => {
   arrivals.get(String(request.headers['x-service-webhook-event-id']))?.(performance.now());
   return { status: 204 };
 });
-const app = await buildApp({ config, logger: false });
+const app = await buildApp({ config, logger: false, metrics: apiMetrics.metrics });
 const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-const runtime = await createWorkerRuntime(config);
+const runtime = await createWorkerRuntime(config, { metrics: workerMetrics.metrics });
 const running = runtime.run();
 const admin = new HeraldAdminClient(baseUrl, token);
 const integrator = await admin.createIntegrator('bench');
@@ -72,7 +81,59 @@ async function throughput(count: number, task: (i: number) => Promise<unknown>):
   return count / ((performance.now() - started) / 1000);
 }
 
+/** Deliveries/s with metrics off and on, alternating rounds; on, both endpoints are scraped every 5 s. */
+async function metricsCost(rounds: number): Promise<void> {
+  const perSec = { off: [] as number[], on: [] as number[] };
+  const scrapes = [app.metricsUrl(), runtime.metricsUrl].map((url) => String(url));
+  for (let r = 0; r < rounds; r++) {
+    for (const mode of r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      apiMetrics.set(mode === 'on');
+      workerMetrics.set(mode === 'on');
+      const scraper =
+        mode === 'on'
+          ? setInterval(
+              () =>
+                scrapes.forEach(
+                  (url) =>
+                    void fetch(url).then(
+                      (res) => res.text(),
+                      () => '',
+                    ),
+                ),
+              5_000,
+            )
+          : undefined;
+      perSec[mode].push(await throughput(flags.deliveries, deliverOne));
+      clearInterval(scraper);
+      console.log(`round ${r + 1} metrics ${mode}: ${round(perSec[mode].at(-1)!)} deliveries/s`);
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const ratio = mean(perSec.on) / mean(perSec.off);
+  console.log(`metrics on / off: ${round(ratio, 3)} (goal ≥ 0.97: metrics cost ≤ 3 % of throughput)`);
+  console.log(
+    JSON.stringify({
+      metricsOffPerSec: perSec.off.map((x) => round(x)),
+      metricsOnPerSec: perSec.on.map((x) => round(x)),
+      onOffRatio: round(ratio, 3),
+    }),
+  );
+}
+
 try {
+  if (flags.metricsRounds > 0) {
+    await throughput(40, deliverOne); // warm-up
+    await metricsCost(flags.metricsRounds);
+  } else await classic();
+} finally {
+  runtime.shutdown();
+  await running;
+  await receiver.close();
+  await app.mongo.db.dropDatabase();
+  await app.close();
+}
+
+async function classic(): Promise<void> {
   await throughput(20, (i) => bareOne(i, 'warm')); // warm both paths (bundle load, pools, key cache)
   await throughput(20, deliverOne);
   const bareWorkflowsPerSec = await throughput(flags.deliveries, (i) => bareOne(i, 'run'));
@@ -109,10 +170,4 @@ try {
     `latency at ${figures.latencyRatePerSec}/s: p50 ${figures.p50Ms} ms (goal ≤ 50), p99 ${figures.p99Ms} ms (goal ≤ 250)`,
   );
   console.log(JSON.stringify(figures));
-} finally {
-  runtime.shutdown();
-  await running;
-  await receiver.close();
-  await app.mongo.db.dropDatabase();
-  await app.close();
 }

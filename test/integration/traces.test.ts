@@ -27,7 +27,7 @@ describe('traces (OpenTelemetry, in-memory exporter)', () => {
   function ancestry(span: ReadableSpan, spans: readonly ReadableSpan[]): ReadableSpan[] {
     const byId = new Map(spans.map((x) => [x.spanContext().spanId, x]));
     const chain = [span];
-    for (let p = span.parentSpanId; p !== undefined; ) {
+    for (let p = span.parentSpanId; p !== undefined;) {
       const parent = byId.get(p);
       if (!parent) break;
       chain.push(parent);
@@ -48,18 +48,15 @@ describe('traces (OpenTelemetry, in-memory exporter)', () => {
       // Workflow spans arrive through the worker's sink: wait until the chain reaches the request.
       return chain.at(-1)?.name === 'POST /internal/v1/events' ? chain : undefined;
     });
-    assert.deepEqual(
-      chain.map((x) => x.name).reverse(),
-      [
-        'POST /internal/v1/events',
-        'herald.hand-off',
-        'StartWorkflow:deliveryWorkflow',
-        'RunWorkflow:deliveryWorkflow',
-        'StartActivity:attemptDelivery',
-        'RunActivity:attemptDelivery',
-        'webhook POST',
-      ],
-    );
+    assert.deepEqual(chain.map((x) => x.name).reverse(), [
+      'POST /internal/v1/events',
+      'herald.hand-off',
+      'StartWorkflow:deliveryWorkflow',
+      'RunWorkflow:deliveryWorkflow',
+      'StartActivity:attemptDelivery',
+      'RunActivity:attemptDelivery',
+      'webhook POST',
+    ]);
     assert.equal(new Set(chain.map((x) => x.spanContext().traceId)).size, 1, 'one trace');
     const [post] = chain;
     const request = chain.at(-1)!;

@@ -36,7 +36,7 @@ const logContext = (delivery: DeliveryDoc, attemptNumber: number): DeliveryLogCo
   attemptNumber,
 });
 
-/** The reason settle reports; a cancellation written while the attempt ran keeps the reason stored with it. */
+/** The reason an ending is counted under; a cancellation written while the attempt ran: cancelled_during_attempt. */
 const terminalReasonOf = (status: DeliveryStatus): string | null =>
   status === 'failed' ? 'retries_exhausted' : status === 'cancelled' ? 'cancelled_during_attempt' : null;
 

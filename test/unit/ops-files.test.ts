@@ -4,7 +4,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../../scripts/lib/servers.js';
 import { alertRules, alertRulesPath, dashboard, metricsIn, opsExpressions } from '../helpers/ops-files.js';
@@ -52,7 +53,7 @@ describe('ops/ alert rules and dashboard', () => {
     }
   });
 
-  it('passes `promtool check rules`', (t) => {
+  it('passes `promtool check rules`, the dashboard queries too (as recording rules)', (t) => {
     const promtool = findPromtool();
     if (!promtool) {
       t.skip('promtool not installed (docs/operations-metrics.md says how); the other checks still ran');
@@ -60,5 +61,20 @@ describe('ops/ alert rules and dashboard', () => {
     }
     const out = execFileSync(promtool, ['check', 'rules', alertRulesPath], { encoding: 'utf8' });
     assert.match(out, /SUCCESS: \d+ rules found/);
+
+    const queries = dashboard().panels.flatMap((p) => (p.targets ?? []).map((x) => x.expr));
+    const rules = queries.map((expr, i) => ({
+      record: `herald:dashboard_query:${i}`,
+      expr: expr.replaceAll('$__rate_interval', '5m'),
+    }));
+    const dir = mkdtempSync(join(tmpdir(), 'herald-ops-'));
+    try {
+      const file = join(dir, 'dashboard-rules.json'); // JSON is YAML
+      writeFileSync(file, JSON.stringify({ groups: [{ name: 'dashboard', rules }] }));
+      const checked = execFileSync(promtool, ['check', 'rules', file], { encoding: 'utf8' });
+      assert.match(checked, new RegExp(`SUCCESS: ${rules.length} rules found`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

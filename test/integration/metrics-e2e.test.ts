@@ -4,9 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { registerBacklogGauges } from '../../src/telemetry/backlog.js';
-import { eventually } from '../helpers/deliveries.js';
+import { eventually, lifecycleEvent } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 import { uniqueDbName } from '../helpers/env.js';
+import type { Subscription } from '../../src/client/herald-client.js';
 import { metricsIn, opsExpressions } from '../helpers/ops-files.js';
 import { freePort, metricNames, parseSamples, scrape, sum, type Sample } from '../helpers/prom-text.js';
 
@@ -16,6 +17,7 @@ describe('metrics end to end (API and worker /metrics)', () => {
   let s: DeliveryStack;
   let apiUrl: string;
   let workerUrl: string;
+  let swept: Subscription; // made first: the sweeper's event must not be older than the subscription it matches
   before(async () => {
     s = await startDeliveryStack({
       env: {
@@ -26,6 +28,7 @@ describe('metrics end to end (API and worker /metrics)', () => {
     });
     apiUrl = s.app.metricsUrl() ?? assert.fail('API metrics listener');
     workerUrl = s.worker.metricsUrl ?? assert.fail('worker metrics listener');
+    swept = await s.subscribe('/m-swept', ['customer.rejected']);
   });
   after(async () => s?.stop());
 
@@ -105,6 +108,26 @@ describe('metrics end to end (API and worker /metrics)', () => {
     for (const text of [api.text, (await scrape(workerUrl)).text])
       for (const sample of parseSamples(text))
         assert.doesNotMatch(JSON.stringify(sample.labels), UUID, `no id as a label value: ${sample.name}`);
+  });
+
+  it("counts the sweeper's repairs, their hand-off lag from ingest, and the deliveries they create", async () => {
+    const event = lifecycleEvent(s.alice.integratorId, 'customer.rejected');
+    // Stored just after /m-swept was made and never handed off ("the API died"): once older than the grace period
+    // (30 s), the worker's sweeper (every 10 s) repairs it.
+    const createdAt = new Date(Date.parse(swept.createdAt) + 1000);
+    await s.app.store.events.insertOnce({ ...event, createdAt });
+    const w = await eventually(async () => {
+      const now = await workerSamples();
+      return sum(now, 'herald_sweeper_repairs_total') >= 1 ? now : undefined;
+    }, 60_000);
+    const repairedAt = Date.now();
+    assert.equal(sum(w, 'herald_sweeper_repairs_total'), 1);
+    assert.equal(sum(w, 'herald_handoff_lag_seconds_count', { source: 'sweeper' }), 1);
+    const lag = sum(w, 'herald_handoff_lag_seconds_sum', { source: 'sweeper' });
+    assert.ok(lag >= 30 && lag <= (repairedAt - createdAt.getTime()) / 1000, `lag from the ingest: ${lag} s`);
+    const deliveries = await s.deliveriesOf(event._id);
+    assert.ok(deliveries.length >= 1);
+    assert.equal(sum(w, 'herald_deliveries_created_total'), deliveries.length);
   });
 
   it('has every metric the ops/ alert rules and dashboard name (after the deliveries above)', async () => {

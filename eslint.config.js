@@ -21,7 +21,18 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'coverage/**', 'tools/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.tools/**',
+      '.data/**',
+      'coverage/**',
+      'tools/**',
+      // Released workflow code kept as it was (test/fixtures/workflow-code/README.md): checked when it was released.
+      'test/fixtures/workflow-code/**',
+    ],
+  },
   js.configs.recommended,
   { languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
@@ -48,7 +59,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    files: ['workflows/**/*.ts', 'bench/bare-workflow.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -59,7 +70,13 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'Workflows must be deterministic: no Node built-ins.' },
             {
-              group: ['**/src/**', '**/activities/**', 'mongodb', 'undici', 'fastify'],
+              group: ['**/activities/**', 'mongodb', 'undici', 'fastify'],
+              message: 'Workflows import only workflow-safe code (types excepted).',
+              allowTypeImports: true,
+            },
+            {
+              // src/domain/ is pure and deterministic by design (the vocabulary, the schedule, the attempt rule).
+              regex: '(^|/)src/(?!domain/)',
               message: 'Workflows import only workflow-safe code (types excepted).',
               allowTypeImports: true,
             },

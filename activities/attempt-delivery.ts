@@ -1,31 +1,64 @@
-import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
+import { decideAttempt } from '../src/domain/attempt-rule.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
-import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
+import { attemptIdOf } from '../src/store/derived-ids.js';
+import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
-import type { AttemptInput, AttemptResult, DeliveryStatus } from '../workflows/types.js';
-import type { createSigningKeyCache } from './signing-keys.js';
+import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
+import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
+import type { SubscriptionCache } from './subscription-cache.js';
 
 export interface AttemptDeps {
   readonly store: Store;
   readonly keys: ReturnType<typeof createSigningKeyCache>;
+  readonly subscriptions: SubscriptionCache;
   readonly http: WebhookHttpClient;
   readonly now?: () => Date;
-  /** Whether this call is a retry of the activity (Temporal's attempt > 1). */
-  readonly retried?: () => boolean;
+  /** Temporal's attempt number of this activity call (1 = first); tests calling it outside a worker give their own. */
+  readonly activityAttempt?: () => number;
+  /** Error-level log of faults that need an operator (default: the activity context's logger). */
+  readonly logError?: LogError;
+  /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
   readonly observer?: AttemptObserver;
 }
 
-const activityRetried = (): boolean => Context.current().info.attempt > 1;
+export type LogError = (message: string, fields: Record<string, unknown>) => void;
+
+const activityLogError: LogError = (message, fields) => Context.current().log.error(message, fields);
+
+/** A first attempt made this soon after the hand-off signs with the subscription as the event was matched against. */
+const MATCHED_SUBSCRIPTION_MAX_AGE_MS = 10_000;
+/** How long a first attempt waits for its event to be stored (the API stores it right after starting the workflow). */
+const EVENT_WAITS_MS = [10, 20, 40, 80, 160, 320, 640];
+/** Activity calls (~2 min with the workflow's retry policy) before a never-stored event fails the run. */
+const EVENT_MAX_ACTIVITY_ATTEMPTS = 8;
+
+const temporalAttempt = (): number => Context.current().info.attempt;
 
 /** Why a delivery is not attempted; null when it should be. Explicit requests (manual, test) reach disabled ones. */
 function cancelReason(delivery: DeliveryDoc, subscription: SubscriptionDoc | null, input: AttemptInput) {
-  if (delivery.status === 'cancelled') return delivery.terminalReason ?? 'cancelled';
+  if (delivery.status === 'cancelled') return delivery.terminalReason ?? 'subscription_deleted';
   if (!subscription || subscription.deletedAt) return 'subscription_deleted';
   if (subscription.status === 'disabled' && input.actor === 'system') return 'subscription_disabled';
   return null;
+}
+
+/** Whether failures of this run follow the schedule; an input from before the attempt rule says it its own way. */
+const followsSchedule = (input: AttemptInput): boolean =>
+  'followSchedule' in input ? input.followSchedule : input.retryInSeconds !== null;
+
+/** A new delivery as its hand-off describes it: its first attempt's record creates it. */
+function handedOff(deliveryId: string, h: HandOff): DeliveryDoc {
+  const createdAt = new Date(h.createdAt);
+  const { eventId, subscriptionId, integratorId, eventType } = h;
+  return {
+    ...{ _id: deliveryId, integratorId, subscriptionId, eventId, eventType, status: 'pending', attemptCount: 0 },
+    ...{ createdAt, updatedAt: createdAt, nextAttemptAt: createdAt, terminalReason: null, lastResponseSummary: null },
+  };
 }
 
 const logContext = (delivery: DeliveryDoc, attemptNumber: number): DeliveryLogContext => ({
@@ -36,70 +69,76 @@ const logContext = (delivery: DeliveryDoc, attemptNumber: number): DeliveryLogCo
   attemptNumber,
 });
 
-/** The reason an ending is counted under; a cancellation written while the attempt ran: cancelled_during_attempt. */
-const terminalReasonOf = (status: DeliveryStatus): string | null =>
-  status === 'failed' ? 'retries_exhausted' : status === 'cancelled' ? 'cancelled_during_attempt' : null;
+/** The reason an ending is counted under: the rule's, or cancelled_during_attempt when a cancel won the race. */
+const endingReason = (written: DeliveryStatus, decided: DeliveryStatus, reason: string | null): string | null =>
+  written === decided ? reason : written === 'cancelled' ? 'cancelled_during_attempt' : null;
 
-const resultOf = (attempt: AttemptDoc, deliveryStatus: DeliveryStatus): AttemptResult => ({
-  attemptId: attempt._id,
-  attemptNumber: attempt.attemptNumber,
-  outcome: attempt.outcome,
-  statusCode: attempt.statusCode,
-  deliveryStatus,
+/** The answer of a call that sent nothing and recorded no attempt. */
+const noRequest = (input: AttemptInput, outcome: 'cancelled' | 'signing_key_unavailable') =>
+  ({ attemptId: null, attemptNumber: input.attemptNumber, outcome, statusCode: null, retryInSeconds: null }) as const;
+
+const cancelled = (input: AttemptInput): AttemptResult => ({
+  ...noRequest(input, 'cancelled'),
+  deliveryStatus: 'cancelled',
 });
 
 /**
- * One attempt: sign the stored body, POST it through the pinned client, record the attempt and update the delivery.
- * Receiver problems are outcomes; only our own faults throw (Temporal retries the activity). Idempotent: a retried
- * activity whose attempt is already recorded returns it without sending again.
+ * One attempt: sign the stored body, POST it through the pinned client, record the attempt and its effect on the
+ * delivery (one write). Receiver problems are outcomes; only our own faults throw (Temporal retries the activity).
+ * Idempotent: a retried activity whose attempt is already recorded returns it without sending again. The first
+ * attempt of a handed-off delivery reads only its event (and its subscription when this worker has not seen that
+ * version yet): see docs/deliveries.md, "Database round trips".
  */
 export function createAttemptDelivery(deps: AttemptDeps) {
-  const { store, keys, http, now = () => new Date(), retried = activityRetried, observer } = deps;
+  const { store, keys, http, subscriptions, now = () => new Date() } = deps;
+  const { activityAttempt = temporalAttempt, logError = activityLogError, observer } = deps;
   const { deliveries } = store;
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
-    const delivery = await deliveries.findById(input.deliveryId);
+    const retried = activityAttempt() > 1;
+    const { handOff } = input;
+    // Only a retried activity can find its attempt recorded already (attempt numbers are never reused), or a
+    // handed-off delivery already stored. Its effect on the delivery may not have been written: write it again.
+    const stored = handOff && !retried ? null : await deliveries.findById(input.deliveryId);
+    const delivery = stored ?? (handOff ? handedOff(input.deliveryId, handOff) : null);
     if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'DeliveryNotFound');
-    // Only a retried activity can find its attempt recorded already (attempt numbers are never reused). Its effect
-    // on the delivery may not have been written (the retry may be for exactly that write): write it again.
-    const recorded = retried() ? await deliveries.findAttempt(delivery._id, input.attemptNumber) : null;
     const ctx = logContext(delivery, input.attemptNumber);
-    if (recorded) return await settle(recorded, input, ctx);
+    const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
+    if (recorded) return await settle(delivery, recorded, input, ctx);
 
+    const fresh =
+      handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;
     const [event, subscription] = await Promise.all([
-      store.events.findById(delivery.eventId),
-      store.subscriptions.findById(delivery.subscriptionId),
+      eventOf(ctx, handOff !== undefined),
+      fresh
+        ? subscriptions.atVersion(handOff.subscriptionId, handOff.subscriptionVersion)
+        : subscriptions.current(delivery.subscriptionId),
     ]);
-    if (!event) throw ApplicationFailure.nonRetryable(`event ${delivery.eventId} not found`, 'DeliveryNotFound');
+    // A re-submitted event matched against a subscription made after the event was first stored: no delivery.
+    if (subscription && subscription.createdAt > event.createdAt) return cancelled(input);
     const reason = cancelReason(delivery, subscription, input);
     if (reason !== null || !subscription) {
-      await deliveries.cancel(delivery._id, reason ?? 'subscription_deleted', now());
+      await deliveries.cancel(delivery, reason ?? 'subscription_deleted', now());
       observer?.finished(ctx, 'cancelled', reason ?? 'subscription_deleted');
-      return {
-        attemptId: null,
-        attemptNumber: input.attemptNumber,
-        outcome: 'cancelled',
-        statusCode: null,
-        deliveryStatus: 'cancelled',
-      };
+      return cancelled(input);
     }
     const keyId = subscription.activeKeyId;
-    const signingKey = await keys.get(keyId, async () => {
-      const doc = await store.subscriptions.findKey(keyId);
-      if (!doc) throw new Error(`signing key ${keyId} of subscription ${subscription._id} is missing`);
-      return doc;
-    });
+    let signingKey;
+    try {
+      signingKey = await keys.get(keyId, () => store.subscriptions.findKey(keyId));
+    } catch (err) {
+      if (!(err instanceof SigningKeyUnavailable)) throw err; // the database, say: Temporal retries the activity
+      // Nothing was sent. Retrying cannot open the key: end the delivery where the integrator and operators see it.
+      logError('signing key unavailable: delivery failed without a request', { ...ctx, keyId, reason: err.message });
+      const deliveryStatus = await deliveries.fail(delivery, 'signing_key_unavailable', now());
+      observer?.finished(ctx, deliveryStatus, endingReason(deliveryStatus, 'failed', 'signing_key_unavailable'));
+      return { ...noRequest(input, 'signing_key_unavailable'), deliveryStatus };
+    }
 
     const signedAt = now();
     const timestamp = Math.floor(signedAt.getTime() / 1000);
     const signature = signWebhook(signingKey, delivery._id, timestamp, event.body);
-    const headers = buildWebhookHeaders({
-      deliveryId: delivery._id,
-      eventId: event._id,
-      keyId,
-      timestamp,
-      signature,
-    });
+    const headers = buildWebhookHeaders({ deliveryId: delivery._id, eventId: event._id, keyId, timestamp, signature });
     // On the schedule, a first attempt is due at ingest and a retry at its nextAttemptAt; others have no due time.
     const first = delivery.attemptCount === 0;
     observer?.started(ctx, input.actor !== 'system' ? null : first ? event.createdAt : delivery.nextAttemptAt, first);
@@ -107,7 +146,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     observer?.made(ctx, { outcome: post.outcome, statusCode: post.statusCode, latencyMs: post.latencyMs });
 
     const attempt: AttemptDoc = {
-      _id: randomUUID(),
+      _id: attemptIdOf(delivery._id, input.attemptNumber),
       integratorId: delivery.integratorId,
       deliveryId: delivery._id,
       attemptNumber: input.attemptNumber,
@@ -123,23 +162,64 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       address: post.address,
       createdAt: now(),
     };
-    return await settle(await deliveries.recordAttempt(attempt), input, ctx);
+    return await settle(delivery, attempt, input, ctx);
   };
 
-  /** Writes a recorded attempt's effect on its delivery (idempotent: a $set by _id) and answers the workflow. */
-  async function settle(attempt: AttemptDoc, input: AttemptInput, ctx: DeliveryLogContext): Promise<AttemptResult> {
-    const status: DeliveryStatus =
-      attempt.outcome === 'succeeded' ? 'succeeded' : input.retryInSeconds === null ? 'failed' : 'pending';
-    const next = status === 'pending' ? attempt.createdAt.getTime() + (input.retryInSeconds ?? 0) * 1000 : null;
-    const written = await deliveries.applyAttempt(attempt.deliveryId, {
-      status,
+  /** The event; a handed-off one may still be on its way into the store (the API stores it after the start). */
+  async function eventOf(ctx: DeliveryLogContext, handedOff: boolean): Promise<EventDoc> {
+    const id = ctx.eventId;
+    let waited = false;
+    for (const wait of [...(handedOff ? EVENT_WAITS_MS : []), null]) {
+      const event = await store.events.findById(id);
+      if (event) {
+        if (handedOff && waited) observer?.eventWaited(ctx, 'stored_late');
+        return event;
+      }
+      if (wait !== null) await sleep(wait);
+      waited = true;
+    }
+    if (handedOff && activityAttempt() < EVENT_MAX_ACTIVITY_ATTEMPTS) {
+      observer?.eventWaited(ctx, 'not_stored');
+      throw ApplicationFailure.retryable(`event ${id} is not stored (yet)`, 'EventNotStored');
+    }
+    throw ApplicationFailure.nonRetryable(`event ${id} not found`, 'DeliveryNotFound');
+  }
+
+  /**
+   * Records an attempt with its effect on the delivery, as the attempt rule decides it (one write by `_id`, which
+   * creates a handed-off delivery), and answers the workflow the status written and the wait before the next attempt.
+   */
+  async function settle(
+    delivery: DeliveryDoc,
+    attempt: AttemptDoc,
+    input: AttemptInput,
+    ctx: DeliveryLogContext,
+  ): Promise<AttemptResult> {
+    const verdict = decideAttempt({
+      outcome: attempt.outcome,
+      statusCode: attempt.statusCode,
+      headers: attempt.responseSummary?.headers ?? {},
+      attemptNumber: attempt.attemptNumber,
+      followSchedule: followsSchedule(input),
+    });
+    const { retryInSeconds } = verdict;
+    const written = await deliveries.recordAttempt(delivery, attempt, {
+      status: verdict.status,
       attemptCount: attempt.attemptNumber,
-      nextAttemptAt: next === null ? null : new Date(next),
-      terminalReason: status === 'failed' ? 'retries_exhausted' : null,
+      nextAttemptAt: retryInSeconds === null ? null : new Date(attempt.createdAt.getTime() + retryInSeconds * 1000),
+      terminalReason: verdict.terminalReason,
       lastResponseSummary: attempt.responseSummary,
       updatedAt: now(),
     });
-    if (written !== 'pending') observer?.finished(ctx, written, terminalReasonOf(written));
-    return resultOf(attempt, written);
+    if (written !== 'pending')
+      observer?.finished(ctx, written, endingReason(written, verdict.status, verdict.terminalReason));
+    return {
+      attemptId: attempt._id,
+      attemptNumber: attempt.attemptNumber,
+      outcome: attempt.outcome,
+      statusCode: attempt.statusCode,
+      deliveryStatus: written,
+      retryInSeconds: written === 'pending' ? retryInSeconds : null,
+    };
   }
 }

@@ -2,35 +2,38 @@ import type { KeyVault } from '../src/crypto/key-encryption.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptObserver } from '../src/telemetry/attempt-observer.js';
-import { createAttemptDelivery } from './attempt-delivery.js';
+import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
+import { createPrepareRerun } from './prepare-rerun.js';
 import { createSigningKeyCache } from './signing-keys.js';
+import { createSubscriptionCache } from './subscription-cache.js';
 
 export interface ActivityDeps {
   readonly store: Store;
   readonly vault: KeyVault;
   readonly http: WebhookHttpClient;
   readonly now?: () => Date;
+  /** Tests calling activities outside a worker give the activity's attempt number (default: Temporal's). */
+  readonly activityAttempt?: () => number;
+  /** Error-level log of faults that need an operator (default: the activity context's logger). */
+  readonly logError?: LogError;
   /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
   readonly observer?: AttemptObserver;
-  /** Tests calling activities outside a worker say whether a call is a retry (default: Temporal's attempt > 1). */
-  readonly retried?: () => boolean;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    /** Does nothing but answer: the baseline activity of bench/delivery. */
-    async noop(input: string): Promise<string> {
-      return input;
-    },
     attemptDelivery: createAttemptDelivery({
       store: deps.store,
       keys: createSigningKeyCache(deps.vault),
+      subscriptions: createSubscriptionCache(deps.store),
       http: deps.http,
       ...(deps.now ? { now: deps.now } : {}),
-      ...(deps.retried ? { retried: deps.retried } : {}),
+      ...(deps.activityAttempt ? { activityAttempt: deps.activityAttempt } : {}),
+      ...(deps.logError ? { logError: deps.logError } : {}),
       ...(deps.observer ? { observer: deps.observer } : {}),
     }),
+    prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
   };
 }
 

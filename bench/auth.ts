@@ -16,6 +16,7 @@ const run = promisify(execFile);
 const VERIFY_MS = 3_000;
 const GOAL_VERIFY = 0.75;
 const GOAL_HTTP = 0.65;
+const GOAL_COST = 1.25;
 
 /** A realistic request body: a subscription create. */
 const BODY = Buffer.from(
@@ -122,6 +123,14 @@ async function main(): Promise<void> {
   );
 
   const cpuRatio = http.unauth.cpuUsPerRequest / http.auth.cpuUsPerRequest;
+  // Issue 11 goal: auth (shapes, key cache, verify, local replay cache, shared replay insert) adds at most
+  // 1.25 × one openssl verify of server CPU to a request.
+  const verifyUs = 1e6 / openssl.perSec;
+  const authCostUs = http.auth.cpuUsPerRequest - http.unauth.cpuUsPerRequest;
+  const costRatio = authCostUs / verifyUs;
+  console.log(
+    `    auth cost ${Math.round(authCostUs)} µs server CPU/request = ${costRatio.toFixed(2)} × one openssl verify (${Math.round(verifyUs)} µs), shared replay store included (goal ≤ ${GOAL_COST}: ${mark(costRatio <= GOAL_COST)})`,
+  );
   console.log(
     `    server CPU per request, no auth / signed ${cpuRatio.toFixed(2)} (what the ratio tends to on one dedicated core)`,
   );
@@ -139,6 +148,9 @@ async function main(): Promise<void> {
       authCpuUsPerRequest: r(http.auth.cpuUsPerRequest, 1),
       unauthCpuUsPerRequest: r(http.unauth.cpuUsPerRequest, 1),
       cpuRatio: r(cpuRatio, 3),
+      authCostUs: r(authCostUs, 1),
+      opensslVerifyUs: r(verifyUs, 1),
+      authCostPerVerify: r(costRatio, 3),
       connections: http.connections,
       requestsPerRound: http.perRound,
       rounds: http.rounds,

@@ -1,18 +1,33 @@
 // `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R]`
 // End-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow with one no-op activity,
-// on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum.
+// on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum, with a
+// breakdown of where a delivery's time goes and the CPU the two local servers spend per delivery.
 // --metricsRounds R (R > 0): instead, R rounds each of deliveries/s with metrics off and on (alternating, both
-// /metrics scraped every 5 s while on): the cost of metrics as a throughput ratio.
+// registries scraped every 5 s while on): the cost of metrics as a throughput ratio.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { buildApp } from '../src/app.js';
 import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
 import { loadConfig } from '../src/config.js';
-import { createWorkerRuntime } from '../src/worker-runtime.js';
+import { workerTuning } from '../src/temporal-worker.js';
+import { createActivities } from '../activities/index.js';
+import { createKeyVault } from '../src/crypto/key-encryption.js';
+import { loadMasterKey } from '../src/crypto/master-key.js';
+import { WEBHOOK_USER_AGENT } from '../src/crypto/webhook-signature.js';
+import { createWebhookHttpClient } from '../src/net/http-client.js';
+import { callbackUrlPolicyFromConfig } from '../src/net/policy-from-config.js';
+import { createStore } from '../src/store/index.js';
+import { createMongo } from '../src/store/mongo.js';
+import { createHeraldWorker } from '../src/temporal-worker.js';
 import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { installTemporalRuntime } from '../src/telemetry/temporal-runtime.js';
+import { createAttemptObserver } from '../src/telemetry/attempt-observer.js';
+import { bareActivities, bareWorkflow } from './bare-workflow.js';
+import { cpuSecondsOf, createPhaseRecorder } from './lib/delivery-phases.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 import { switchableMetrics } from './lib/switchable-metrics.js';
 
@@ -36,15 +51,49 @@ installTemporalRuntime(config);
 const apiMetrics = switchableMetrics();
 const workerMetrics = switchableMetrics();
 
+const phases = createPhaseRecorder();
 const arrivals = new Map<string, (at: number) => void>();
 const receiver = await startHttpsReceiver((request) => {
-  arrivals.get(String(request.headers['x-service-webhook-event-id']))?.(performance.now());
+  const eventId = String(request.headers['x-service-webhook-event-id']);
+  phases.mark(eventId, 'arrived');
+  arrivals.get(eventId)?.(performance.now());
   return { status: 204 };
 });
 const app = await buildApp({ config, logger: false, metrics: apiMetrics.metrics });
+phases.instrumentApi(app.store, app.fanOut);
 const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-const runtime = await createWorkerRuntime(config, { metrics: workerMetrics.metrics });
-const running = runtime.run();
+// Herald's worker as src/worker-runtime.ts builds it, with the event read, the POST and the record timed.
+const workerMongo = createMongo(config);
+await workerMongo.client.connect();
+const timed = phases.instrumentWorker(
+  createStore(workerMongo.db),
+  createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT }),
+);
+const workerConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+const worker = await createHeraldWorker({
+  config,
+  connection: workerConnection,
+  activities: phases.instrumentActivities(
+    createActivities({
+      ...timed,
+      vault: createKeyVault(loadMasterKey(config).key),
+      observer: createAttemptObserver({ metrics: workerMetrics.metrics, logger: { info: () => undefined } }),
+    }),
+  ),
+});
+const running = worker.run();
+// The baseline's worker: same server, same process, same tuning, its own task queue and bundle.
+const bareQueue = `${config.TEMPORAL_TASK_QUEUE}-bare`;
+const bareConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+const bareWorker = await Worker.create({
+  connection: bareConnection,
+  namespace: config.TEMPORAL_NAMESPACE,
+  taskQueue: bareQueue,
+  workflowsPath: fileURLToPath(new URL('./bare-workflow.ts', import.meta.url)),
+  activities: bareActivities,
+  ...workerTuning,
+});
+const bareRunning = bareWorker.run();
 const admin = new HeraldAdminClient(baseUrl, token);
 const integrator = await admin.createIntegrator('bench');
 await seedSubscription(app.store, app.vault, {
@@ -55,11 +104,15 @@ await seedSubscription(app.store, app.vault, {
 const ingestMs: number[] = [];
 
 /** Ingests one event through the API and resolves with ingest → receiver milliseconds. */
+const latencyEvents: string[] = [];
 async function deliverOne(): Promise<number> {
   const event = lifecycleEvent(integrator.id);
+  latencyEvents.push(event._id);
   const arrived = new Promise<number>((resolve) => arrivals.set(event._id, resolve));
   const started = performance.now();
+  phases.mark(event._id, 'sent');
   await admin.publishEvent(JSON.parse(event.body) as PublishEventInput);
+  phases.mark(event._id, 'response');
   ingestMs.push(performance.now() - started);
   const at = await arrived;
   arrivals.delete(event._id);
@@ -67,8 +120,8 @@ async function deliverOne(): Promise<number> {
 }
 
 async function bareOne(i: number, run: string): Promise<void> {
-  await app.temporal.client.workflow.execute('bareWorkflow', {
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  await app.temporal.client.workflow.execute(bareWorkflow, {
+    taskQueue: bareQueue,
     workflowId: `bare-${run}-${i}`,
     args: ['x'],
   });
@@ -90,7 +143,8 @@ async function metricsCost(rounds: number): Promise<void> {
   const perSec = { off: [] as number[], on: [] as number[] };
   const cpuUs = { off: [] as number[], on: [] as number[] };
   const scrapeAll = () => {
-    for (const url of [app.metricsUrl(), runtime.metricsUrl]) void fetch(String(url)).then((r) => r.text(), String);
+    void fetch(String(app.metricsUrl())).then((r) => r.text(), String);
+    void workerMetrics.metrics.registry?.metrics();
   };
   for (let r = 0; r < rounds; r++) {
     for (const mode of r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
@@ -117,7 +171,6 @@ async function metricsCost(rounds: number): Promise<void> {
   for (let i = 0; i < loops; i++) {
     m.eventIngested();
     m.deliveriesCreated(1);
-    m.handOff('api', 0.004);
     m.httpRequest('POST', '/internal/v1/events', 201, 0.006);
     m.deliveryLag('first', 0.05);
     m.attemptMade('succeeded', 204, 0.003);
@@ -148,8 +201,11 @@ try {
     await metricsCost(flags.metricsRounds);
   } else await classic();
 } finally {
-  runtime.shutdown();
-  await running;
+  worker.shutdown();
+  bareWorker.shutdown();
+  await Promise.all([running, bareRunning]);
+  await Promise.all([bareConnection.close(), workerConnection.close(), timed.http.close()]);
+  await workerMongo.client.close();
   await receiver.close();
   await app.mongo.db.dropDatabase();
   await app.close();
@@ -158,8 +214,22 @@ try {
 async function classic(): Promise<void> {
   await throughput(20, (i) => bareOne(i, 'warm')); // warm both paths (bundle load, pools, key cache)
   await throughput(20, deliverOne);
+  const mongoWire = ['-listen', `127.0.0.1:${new URL(config.MONGODB_URL).port}`];
+  const temporal = ['start-dev', '--port', config.TEMPORAL_ADDRESS.split(':')[1]!];
+  const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: cpuSecondsOf(temporal), node: process.cpuUsage() });
+  const perItemMs = (a: ReturnType<typeof cpu>, b: ReturnType<typeof cpu>) => ({
+    mongoWire: round(((b.mongo - a.mongo) * 1000) / flags.deliveries, 2),
+    temporal: round(((b.temporal - a.temporal) * 1000) / flags.deliveries, 2),
+    node: round((process.cpuUsage(a.node).user + process.cpuUsage(a.node).system) / 1000 / flags.deliveries, 2),
+  });
+  const cpu0 = cpu();
   const bareWorkflowsPerSec = await throughput(flags.deliveries, (i) => bareOne(i, 'run'));
+  const cpu1 = cpu();
+  const bareCpuMs = perItemMs(cpu0, cpu1);
   const deliveriesPerSec = await throughput(flags.deliveries, deliverOne);
+  const deliveryCpuMs = perItemMs(cpu1, cpu());
+  console.log(`CPU ms per item (bare workflow): ${JSON.stringify(bareCpuMs)}`);
+  console.log(`CPU ms per item (delivery):      ${JSON.stringify(deliveryCpuMs)}`);
   console.log(`bare workflow + no-op activity: ${round(bareWorkflowsPerSec)} /s`);
   console.log(`deliveries (ingest → 2xx):      ${round(deliveriesPerSec)} /s`);
 
@@ -167,6 +237,7 @@ async function classic(): Promise<void> {
   const rate = deliveriesPerSec / 2;
   const latencies: Promise<number>[] = [];
   const total = Math.max(20, Math.round(rate * flags.latencySeconds));
+  latencyEvents.length = 0;
   const t0 = performance.now();
   for (let i = 0; i < total; i++) {
     const due = t0 + (i * 1000) / rate;
@@ -186,7 +257,12 @@ async function classic(): Promise<void> {
     latencySamples: measured.length,
     p50Ms: round(quantile(measured, 0.5)),
     p99Ms: round(quantile(measured, 0.99)),
+    breakdownP50Ms: phases.summary(latencyEvents),
+    cpuMsPerDelivery: deliveryCpuMs,
+    cpuMsPerBareWorkflow: bareCpuMs,
   };
+  console.log('where the time goes (p50 of each phase, ms, at the latency rate):');
+  for (const [phase, ms] of Object.entries(figures.breakdownP50Ms)) console.log(`  ${phase.padEnd(54)} ${ms}`);
   console.log(`ratio ${figures.ratio} (goal ≥ 0.8)`);
   console.log(
     `latency at ${figures.latencyRatePerSec}/s: p50 ${figures.p50Ms} ms (goal ≤ 50), p99 ${figures.p99Ms} ms (goal ≤ 250)`,

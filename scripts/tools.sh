@@ -27,7 +27,8 @@ fi
 [ -x "$tools/venv/bin/temporal-test-server" ] || fail "temporal-test-server is missing from .tools/venv/bin"
 
 src="$root/tools/mongo-wire"
-go_hash="$(cat "$src/go.mod" "$src/go.sum" "$src/main.go" | sha256sum | cut -c1-16)"
+# Every file the binary is built from: go.mod, go.sum and each Go source file (a new one changes the hash too).
+go_hash="$(cd "$src" && for f in go.mod go.sum *.go; do echo "$f"; cat "$f"; done | sha256sum | cut -c1-16)"
 go_stamp="$tools/bin/.mongo-wire-$go_hash"
 if [ ! -f "$go_stamp" ] || [ ! -x "$tools/bin/mongo-wire" ]; then
   command -v go >/dev/null || fail "Go is required to build the MongoDB-wire server (FerretDB v1.24.2)"

@@ -1,16 +1,19 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
+import type { MongoOptions } from './store/mongo.js';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { loadMasterKey } from './crypto/master-key.js';
 import { connectionsPlugin } from './api/plugins/external/connections.js';
 import { openapiPlugin } from './api/plugins/external/openapi.js';
 import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
 import { rawBodyPlugin } from './api/plugins/app/raw-body.js';
-import { adminAuthPlugin } from './api/plugins/app/admin-auth.js';
+import { authFailuresPlugin } from './api/plugins/app/auth-failures.js';
 import { integratorAuthPlugin } from './api/plugins/app/integrator-auth.js';
 import { storePlugin } from './api/plugins/app/store.js';
 import { vaultPlugin } from './api/plugins/app/vault.js';
 import { fanOutPlugin } from './api/plugins/app/fan-out.js';
+import { expirySweeperPlugin } from './api/plugins/app/expiry-sweeper.js';
 import { registerRoutes } from './api/routes/index.js';
 import { OneLinePerRequest } from './api/log-controller.js';
 import { telemetryPlugin } from './api/plugins/app/telemetry.js';
@@ -26,6 +29,9 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
   /** Create the indexes at start-up (default true). Off only to probe readiness against a server that is down. */
   ensureIndexes?: boolean;
+  /** Called for every route registered, first of all hooks (the route-walk test collects them with it). */
+  onRoute?: (route: RouteOptions) => void;
+  mongoOptions?: MongoOptions;
   /** The metrics to record into (default: a fresh registry, or none with HERALD_METRICS_PORT=off). */
   metrics?: HeraldMetrics;
 }
@@ -37,7 +43,11 @@ export async function buildApp({
   ensureIndexes = true,
   metrics,
   logStream,
+  onRoute,
+  mongoOptions,
 }: BuildAppOptions): Promise<FastifyInstance> {
+  // Before any connection: without a master key the API must not start at all (src/crypto/master-key.ts).
+  const master = loadMasterKey(config);
   const app = Fastify({
     logger: logger ?? {
       level: config.LOG_LEVEL,
@@ -52,18 +62,20 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   // 1. external
-  await app.register(connectionsPlugin, { config, ensureIndexes });
+  await app.register(connectionsPlugin, { config, ensureIndexes, ...(mongoOptions ? { mongoOptions } : {}) });
   await app.register(openapiPlugin);
   // 2. app
   await app.register(telemetryPlugin, metrics ? { metrics } : {});
   await app.register(errorHandlerPlugin);
-  await app.register(vaultPlugin);
+  await app.register(vaultPlugin, { master });
   await app.register(storePlugin);
   await app.register(fanOutPlugin);
+  await app.register(expirySweeperPlugin);
   await app.register(rawBodyPlugin);
-  await app.register(adminAuthPlugin);
+  await app.register(authFailuresPlugin);
   await app.register(integratorAuthPlugin);
   // 3. routes
   await registerRoutes(app);

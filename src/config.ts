@@ -63,10 +63,21 @@ export const configSchema = z.object({
   /** base64 of 32 bytes: encrypts subscription signing keys at rest (AES-256-GCM). */
   HERALD_MASTER_KEY: optionalString,
   HERALD_MASTER_KEY_FILE: optionalString,
+  /** `1`: with no master key configured, the API uses a per-process random one (throw-away use; never production). */
+  HERALD_INSECURE_EPHEMERAL_MASTER_KEY: optionalString
+    .pipe(z.enum(['0', '1'], { message: "must be '1' (or '0', the default)" }).optional())
+    .transform((v) => v === '1'),
   /** HMAC secret for opaque page cursors; derived from the master key when unset. */
   HERALD_CURSOR_SECRET: optionalString,
   HERALD_DNS_STATIC: dnsStatic,
   HERALD_ALLOW_CIDRS: list,
+  /** Failed authentications (integrator or admin) allowed per client address per window, then 429. */
+  HERALD_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(30),
+  HERALD_AUTH_FAILURE_WINDOW_SEC: z.coerce.number().int().min(1).default(60),
+  /** Per-integrator quotas: live subscriptions; key rotations and test sends per hour (429 beyond). */
+  HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
+  HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  HERALD_TEST_SENDS_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** Prometheus scrape listeners (docs/operations-metrics.md): the API's, the worker's, and the Temporal SDK's
    * exporter that the worker proxies onto its own (bound on loopback only). */
   HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),

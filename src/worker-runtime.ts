@@ -6,19 +6,17 @@ import { ConfigError, type Config } from './config.js';
 import { createKeyVault } from './crypto/key-encryption.js';
 import { loadMasterKey } from './crypto/master-key.js';
 import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
-import { createFanOut } from './delivery/fan-out.js';
-import { createSweeper } from './delivery/sweeper.js';
 import { createWebhookHttpClient } from './net/http-client.js';
 import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
 import { createStore } from './store/index.js';
 import { ensureIndexes } from './store/indexes.js';
-import { createMongo } from './store/mongo.js';
+import { createMongo, type Mongo, type MongoOptions } from './store/mongo.js';
 import { createTemporal } from './temporal.js';
 import { assertSearchAttributes } from './search-attributes-check.js';
 import { createHeraldWorker } from './temporal-worker.js';
 import { createAttemptObserver } from './telemetry/attempt-observer.js';
 import { registerBacklogGauges } from './telemetry/backlog.js';
-import { instrumentFanOut, traceWebhookHttp } from './telemetry/instrument.js';
+import { traceWebhookHttp } from './telemetry/instrument.js';
 import { createHeraldMetrics, disabledMetrics, type HeraldMetrics } from './telemetry/metrics.js';
 import { scrapeText, startMetricsServer, type MetricsServer } from './telemetry/metrics-server.js';
 import { temporalMetricsAddress } from './telemetry/temporal-runtime.js';
@@ -28,6 +26,7 @@ export interface WorkerRuntime {
   readonly metrics: HeraldMetrics;
   /** The worker's scrape address, or null (HERALD_WORKER_METRICS_PORT=off). */
   readonly metricsUrl: string | null;
+  readonly mongo: Mongo;
   /** Runs until shutdown (SIGINT/SIGTERM are handled by the worker), then closes every connection. */
   run(): Promise<void>;
   shutdown(): void;
@@ -35,14 +34,14 @@ export interface WorkerRuntime {
 
 /**
  * Everything a worker process runs: the delivery worker (activities over MongoDB, the key vault and the pinned
- * HTTP client) and the hand-off sweeper.
+ * HTTP client).
  */
 export async function createWorkerRuntime(
   config: Config,
   options: {
     logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
     workflowBundlePath?: string;
-    sweepIntervalMs?: number;
+    mongoOptions?: MongoOptions;
     /** Default: a fresh registry, or none with HERALD_WORKER_METRICS_PORT=off. */
     metrics?: HeraldMetrics;
   } = {},
@@ -57,7 +56,7 @@ export async function createWorkerRuntime(
       'Invalid configuration:\n  HERALD_MASTER_KEY: the worker needs HERALD_MASTER_KEY or HERALD_MASTER_KEY_FILE, ' +
         'the same as the API, to open the signing keys the API sealed',
     );
-  const mongo = createMongo(config);
+  const mongo = createMongo(config, options.mongoOptions);
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT });
   const temporal = createTemporal(config);
   let connection: NativeConnection | undefined;
@@ -85,6 +84,7 @@ export async function createWorkerRuntime(
         store,
         vault: createKeyVault(master.key),
         http: traceWebhookHttp(http),
+        logError: (message, fields) => log.error(fields, message),
         observer: createAttemptObserver({ metrics, logger: log }),
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
@@ -106,27 +106,16 @@ export async function createWorkerRuntime(
     await closeAll(); // a failed start-up leaves no connection open
     throw err;
   }
-  const sweeper = createSweeper({
-    store,
-    fanOut: instrumentFanOut(
-      createFanOut({ store, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
-      metrics,
-      'sweeper',
-    ),
-    ...(options.sweepIntervalMs ? { intervalMs: options.sweepIntervalMs } : {}),
-    onError: (err) => log.error({ err }, 'fan-out sweep failed'),
-  });
 
   return {
     worker,
+    mongo,
     metrics,
     metricsUrl: metricsServer?.url ?? null,
     async run() {
-      sweeper.start();
       try {
         await worker.run();
       } finally {
-        await sweeper.stop();
         await closeAll();
       }
     },

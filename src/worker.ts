@@ -1,6 +1,5 @@
-// The worker process: the delivery worker and the hand-off sweeper (src/worker-runtime.ts).
+// The worker process: the delivery worker (src/worker-runtime.ts).
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { createWorkerRuntime } from './worker-runtime.js';
 import { installTemporalRuntime } from './telemetry/temporal-runtime.js';
@@ -12,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const tracing = setupTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'herald-worker' });
   installTemporalRuntime(config);
-  const runtime = await createWorkerRuntime(config, { logger: pino({ level: config.LOG_LEVEL }) });
+  const runtime = await createWorkerRuntime(config);
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and drains running activities.
   await runtime.run();
   await tracing?.shutdown(); // flushes the spans still batched

@@ -3,29 +3,32 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { attemptResultUpdate, deliveryStateQuery, retryNowSignal } from './messages.js';
-import { retryDelayAfter } from './schedule.js';
+import type { Actor, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import { retryDelayAfter } from '../src/domain/retry-schedule.js';
+import {
+  attemptResultUpdate,
+  cancelSignal,
+  deliveryStateQuery,
+  retryNowSignal,
+  retryUpdate,
+  RUN_CLOSING,
+} from './messages.js';
+import { patches } from './patches.js';
 import { searchAttributes } from './search-attributes.js';
-import type {
-  Actor,
-  AttemptResult,
-  DeliveryState,
-  DeliveryStatus,
-  DeliveryWorkflowInput,
-  DeliveryWorkflowResult,
-} from './types.js';
+import type { AttemptResult, DeliveryState, DeliveryWorkflowInput, DeliveryWorkflowResult } from './types.js';
 
 /** Error types of permanent infrastructure faults: retrying the activity cannot help. */
-export const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
+const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
 
 // Receiver failures come back as values; the retry policy covers only our own faults (database down, …).
 // No maximumAttempts: an infrastructure fault is retried until it is fixed. The HTTP client bounds itself at ~15 s.
-const { attemptDelivery } = proxyActivities<Activities>({
+const { attemptDelivery, prepareRerun } = proxyActivities<Activities>({
   startToCloseTimeout: '60s',
   retry: {
     initialInterval: '1s',
@@ -57,7 +60,10 @@ function recordSearchAttributes(status: DeliveryStatus, attemptCount: number): v
 }
 
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
-  const { deliveryId, firstAttemptNumber, followSchedule } = input;
+  const { deliveryId } = input;
+  let { firstAttemptNumber, followSchedule } = input;
+  const ruled = patched(patches.attemptRule);
+  const cancellable = patched(patches.cancelSignal);
   const results = new Map<number, AttemptResult>();
   let state: DeliveryState = {
     status: 'pending',
@@ -66,11 +72,22 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     lastOutcome: null,
   };
   let retryRequested = false;
+  let cancelRequested = false;
   let ended = false;
+  // Manual retry by update: the attempt in progress (it serves every request that reaches it), the next one, and
+  // the highest one promised to a request; a run started by a retry knows its numbers once it has read them.
+  let attempting: number | null = null;
+  let next = firstAttemptNumber;
+  let promised = 0;
+  let numbered = input.actor !== 'manual';
 
   // Set before the first await, so an update sent with the start finds its handler.
   setHandler(retryNowSignal, () => {
     retryRequested = true;
+  });
+  setHandler(cancelSignal, () => {
+    if (cancellable) cancelRequested = true;
+    else retryRequested = true; // as the run's own code version did on cancellation
   });
   setHandler(deliveryStateQuery, () => state);
   setHandler(
@@ -87,32 +104,79 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     },
     { validator: (attemptNumber) => validateAttemptNumber(attemptNumber, firstAttemptNumber) },
   );
+  setHandler(
+    retryUpdate,
+    async () => {
+      if (!numbered) await condition(() => numbered);
+      if (attempting !== null) return { attemptNumber: attempting };
+      retryRequested = true;
+      promised = next;
+      return { attemptNumber: next };
+    },
+    {
+      validator: () => {
+        if (ended) throw ApplicationFailure.create({ type: RUN_CLOSING, message: 'this run has ended' });
+      },
+    },
+  );
+
+  // A run started by a manual retry: the previous run has closed, so the records are final; numbering from them
+  // (not from what the API read before starting) never reuses a number when retries race.
+  if (input.actor === 'manual' && patched(patches.manualRetryUpdate)) {
+    ({ firstAttemptNumber, followSchedule } = await prepareRerun(deliveryId));
+    next = firstAttemptNumber;
+    state = { ...state, attemptCount: firstAttemptNumber - 1 };
+  }
+  numbered = true;
 
   let actor: Actor = input.actor;
-  let attemptNumber = firstAttemptNumber;
   for (;;) {
+    const attemptNumber = next;
     // A retryNow that arrives from here on asks for one more attempt should this one fail.
     retryRequested = false;
-    const retryInSeconds = followSchedule ? retryDelayAfter(attemptNumber) : null;
-    const result = await attemptDelivery({ deliveryId, attemptNumber, actor, retryInSeconds });
+    attempting = attemptNumber;
+    const scheduled = followSchedule ? retryDelayAfter(attemptNumber) : null;
+    const result = await attemptDelivery(
+      ruled
+        ? {
+            deliveryId,
+            attemptNumber,
+            actor,
+            followSchedule,
+            ...(input.handOff && attemptNumber === firstAttemptNumber ? { handOff: input.handOff } : {}),
+          }
+        : { deliveryId, attemptNumber, actor, retryInSeconds: scheduled },
+    );
+    const retryInSeconds = ruled ? (result.retryInSeconds ?? null) : scheduled;
+    attempting = null;
+    next = attemptNumber + 1;
     results.set(attemptNumber, result);
     // A call that made no attempt (the delivery was cancelled) does not count as one.
     const attemptCount = result.attemptId === null ? attemptNumber - 1 : attemptNumber;
     state = { status: result.deliveryStatus, attemptCount, nextAttemptAt: null, lastOutcome: result.outcome };
     recordSearchAttributes(result.deliveryStatus, attemptCount);
 
-    // A retry asked for during the last attempt is honoured: that attempt's `failed` is not the end then.
-    const retryAfterLast = result.deliveryStatus === 'failed' && retryRequested;
+    // A retry asked for during the last attempt is honoured: that attempt's `failed` is not the end then. Nor is
+    // any final status when a retry update has been promised the next attempt (answered as the attempt ended).
+    const owed = promised >= next;
+    const retryAfterLast = (result.deliveryStatus === 'failed' && retryRequested) || owed;
     if (isFinal(result.deliveryStatus) && !retryAfterLast) break;
+    if (cancelRequested) break;
+    if (isFinal(result.deliveryStatus)) followSchedule = false; // one more attempt, no new schedule
     if (retryRequested) {
       actor = 'manual';
     } else {
       if (retryInSeconds === null) break;
       state = { ...state, nextAttemptAt: new Date(Date.now() + retryInSeconds * 1000).toISOString() };
-      const cutShort = await condition(() => retryRequested, retryInSeconds * 1000);
+      const cutShort = await condition(() => retryRequested || cancelRequested, retryInSeconds * 1000);
+      if (cancelRequested) break;
       actor = cutShort ? 'manual' : 'system';
     }
-    attemptNumber += 1;
+  }
+  if (cancelRequested && !isFinal(state.status)) {
+    // The API marked the delivery cancelled before it signalled: only the run's own view is left to end.
+    state = { ...state, status: 'cancelled', nextAttemptAt: null };
+    recordSearchAttributes('cancelled', state.attemptCount);
   }
 
   ended = true;

@@ -1,9 +1,6 @@
 // Signals, updates and queries of the delivery workflow, defined once: the API imports these same constants.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AttemptResult, DeliveryState } from './types.js';
-
-/** Workflow type name, as the worker registers it (the exported function's name). */
-export const deliveryWorkflowType = 'deliveryWorkflow';
+import type { AttemptResult, DeliveryState, RetryAnswer } from './types.js';
 
 /** Business id as workflow id: a second start for the same delivery is rejected, never duplicated. */
 export function deliveryWorkflowId(deliveryId: string): string {
@@ -12,9 +9,29 @@ export function deliveryWorkflowId(deliveryId: string): string {
 
 /**
  * Attempt now: cuts the current wait short (the schedule then continues with the next delay). Sent while an
- * attempt runs, it makes the workflow attempt again at once if that attempt fails.
+ * attempt runs, it makes the workflow attempt again at once if that attempt fails. Manual retries use `retryUpdate`
+ * since patch `manual-retry-update`; this signal stays for runs and API instances older than that (and, before patch `cancel-signal`, woke a
+ * waiting run to see its cancellation).
  */
 export const retryNowSignal = defineSignal<[]>('retryNow');
+
+/**
+ * Manual retry, sent with update-with-start (USE_EXISTING): answers which attempt serves the request. An attempt in
+ * progress serves every request that reaches it; otherwise the next attempt starts at once and serves all requests
+ * until it does. A run that has ended rejects it (`RunClosing`, in the validator): the sender tries again and so
+ * starts a new run, never losing the request.
+ */
+export const retryUpdate = defineUpdate<RetryAnswer, []>('retry');
+
+/** ApplicationFailure type of a `retryUpdate` rejected because the run has ended. */
+export const RUN_CLOSING = 'RunClosing';
+
+/**
+ * The delivery was cancelled (its subscription deleted; the record already says so): a waiting run ends at once
+ * without another attempt, a running attempt's run ends after it. Runs started before this signal existed treat it
+ * as retryNow, which makes their next attempt find the delivery cancelled.
+ */
+export const cancelSignal = defineSignal<[]>('cancel');
 
 /**
  * Resolves with the result of the attempt with this number once it has finished; the number must belong to this

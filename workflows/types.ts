@@ -1,7 +1,22 @@
 // The contract between the delivery workflow, its activity and the API. Types only: safe to import anywhere.
+import type { Actor, AttemptOutcome, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import type { HistoryEventType } from '../src/domain/event-types.js';
 
-/** Who caused an attempt: the schedule, an integrator's manual retry, or the test endpoint. */
-export type Actor = 'system' | 'manual' | 'test';
+/**
+ * What the fan-out knew when it started a delivery's workflow: the first attempt needs no read of the delivery
+ * (the fan-out writes none; the attempt's record creates it) nor, made soon enough, of the subscription. No event body:
+ * bodies stay out of histories.
+ */
+export interface HandOff {
+  readonly eventId: string;
+  readonly subscriptionId: string;
+  /** The subscription's version the event was matched against. */
+  readonly subscriptionVersion: number;
+  readonly integratorId: string;
+  readonly eventType: HistoryEventType;
+  /** The event's createdAt (ISO), which is also the delivery's. */
+  readonly createdAt: string;
+}
 
 /** Input of the delivery workflow (workflow id `delivery:<deliveryId>`). */
 export interface DeliveryWorkflowInput {
@@ -14,25 +29,43 @@ export interface DeliveryWorkflowInput {
    * false: a manual re-run of a terminal delivery makes one attempt and ends (docs/deliveries.md: manual retry).
    */
   readonly followSchedule: boolean;
+  /** Set by the fan-out only; the run's first attempt passes it on. */
+  readonly handOff?: HandOff;
+}
+
+/** What a run started by a manual retry reads from the records before its first attempt (prepareRerun). */
+export interface RerunStart {
+  /** The number after the last recorded attempt: runs never reuse one. */
+  readonly firstAttemptNumber: number;
+  /** The delivery was pending (its schedule continues); a terminal one gets one attempt without a schedule. */
+  readonly followSchedule: boolean;
+}
+
+/** The answer to a manual retry (`retryUpdate`): the attempt that serves the request. */
+export interface RetryAnswer {
+  readonly attemptNumber: number;
 }
 
 /** Input of the one activity per attempt: sign, POST, record the attempt and update the delivery in one go. */
-export interface AttemptInput {
+export type AttemptInput = {
   readonly deliveryId: string;
   readonly attemptNumber: number;
   readonly actor: Actor;
-  /** Seconds until the next attempt if this one fails; null when it is the last (failure is then terminal). */
-  readonly retryInSeconds: number | null;
-}
-
-/** Terminal failure outcomes and attempt outcomes are documented in docs/deliveries.md. */
-export type AttemptOutcome =
-  | 'succeeded'
-  | 'http_error' // non-2xx answer (3xx included: redirects are not followed)
-  | 'timeout'
-  | 'connection_error' // refused, reset, DNS failure, TLS failure
-  | 'blocked' // the callback host resolved to an address the policy forbids
-  | 'cancelled'; // the subscription was deleted or disabled: no request was made
+  /** The run's hand-off, on its first attempt only. */
+  readonly handOff?: HandOff;
+} & (
+  | {
+      /** The run's followSchedule: the attempt rule (src/domain/attempt-rule.ts) decides the rest. */
+      readonly followSchedule: boolean;
+    }
+  | {
+      /**
+       * As the workflow before the attempt rule sent it (runs started then, replayed by a newer worker): seconds
+       * until the next attempt if this one fails, null when it was the run's last.
+       */
+      readonly retryInSeconds: number | null;
+    }
+);
 
 export interface AttemptResult {
   /** The recorded attempt; null when no attempt was made (outcome `cancelled`). */
@@ -42,9 +75,12 @@ export interface AttemptResult {
   readonly statusCode: number | null;
   /** Status the activity wrote on the delivery: pending | succeeded | failed | cancelled. */
   readonly deliveryStatus: DeliveryStatus;
+  /**
+   * While pending: seconds to wait before the next attempt, as the attempt rule decided; null otherwise. Absent from
+   * the results of activities older than the rule (kept in recorded histories).
+   */
+  readonly retryInSeconds?: number | null;
 }
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 /** What `deliveryStateQuery` answers: the run as the workflow sees it, for operators. */
 export interface DeliveryState {

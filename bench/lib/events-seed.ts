@@ -21,7 +21,7 @@ export async function seedEvents(
       const i = start + j;
       const k = i % opts.integratorIds.length;
       const createdAt = seedCreatedAt(opts.base, i);
-      const doc = newEventDoc(
+      return newEventDoc(
         {
           id: randomUUID(),
           eventType: lifecycleEventTypes[i % lifecycleEventTypes.length]!,
@@ -40,7 +40,6 @@ export async function seedEvents(
         },
         createdAt,
       );
-      return { ...doc, fanoutAt: createdAt };
     });
     await repo.insertMany(docs);
     opts.onBatch?.(start + docs.length);

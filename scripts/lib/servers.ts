@@ -19,11 +19,17 @@ export function ensureTools(): void {
   for (const path of Object.values(tools)) if (!existsSync(path)) throw new Error(`missing ${path}`);
 }
 
-export async function startMongoWire(opts: { port: number; dataDir: string; log?: string }): Promise<Managed> {
+/** `args`: extra launcher flags, e.g. `-id-index=false` to reproduce FerretDB's `_id` scans (bench/ids, tests). */
+export async function startMongoWire(opts: {
+  port: number;
+  dataDir: string;
+  log?: string;
+  args?: string[];
+}): Promise<Managed> {
   const proc = spawnManaged(
     'mongo-wire',
     tools.mongoWire,
-    ['-listen', `127.0.0.1:${opts.port}`, '-data', opts.dataDir],
+    ['-listen', `127.0.0.1:${opts.port}`, '-data', opts.dataDir, ...(opts.args ?? [])],
     { log: opts.log },
   );
   await waitForPort(opts.port, 'the MongoDB-wire server', proc.child);

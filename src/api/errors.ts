@@ -18,6 +18,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: string,
     message?: string,
+    /** Response headers the error handler sets with the body (e.g. Retry-After of a 429). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message ?? code);
     this.expose = message !== undefined;
@@ -35,6 +37,9 @@ export const notFound = (): HttpError => new HttpError(404, 'not_found');
 export const badRequest = (message: string, code = 'invalid_request'): HttpError => new HttpError(400, code, message);
 export const conflict = (message: string): HttpError => new HttpError(409, 'conflict', message);
 export const unauthorized = (): HttpError => new HttpError(401, 'unauthorized');
+/** 429 with Retry-After (whole seconds, at least 1). */
+export const tooMany = (code: string, message: string, retryAfterSec: number): HttpError =>
+  new HttpError(429, code, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) });
 
 /** Response schemas for the error statuses a route can answer, to spread into `schema.response`. */
 export const errorResponses = (...statuses: number[]): Record<number, typeof errorBodySchema> =>

@@ -6,14 +6,21 @@ import type { SubscriptionDoc } from '../store/documents.js';
 import type { NewSigningKey } from '../store/subscriptions-repo.js';
 import { HttpError } from './errors.js';
 
+const invalid = (rule: string, message: string) => new HttpError(400, 'invalid_callback_url', `${rule}: ${message}`);
+
 /**
- * The callback URL as it will be stored and called (WHATWG-normalised `href`), or a 400 `invalid_callback_url`
- * whose message starts with the rule's stable name. Runs before anything is written.
+ * The callback URL as it will be stored and called (its canonical WHATWG `href`), or a 400 `invalid_callback_url`
+ * whose message starts with the rule's stable name. Runs before anything is written. A host that does not resolve
+ * and one that resolves to a non-public address answer alike, naming no address, so that the API cannot be used to
+ * learn which internal names exist nor where they point (docs/security.md).
  */
 export async function acceptedCallbackUrl(policy: CallbackUrlPolicy, raw: string): Promise<string> {
-  const verdict = await policy.check(raw);
-  if (!verdict.ok) throw new HttpError(400, 'invalid_callback_url', `${verdict.rule}: ${verdict.message}`);
-  return verdict.url.href;
+  const syntax = policy.checkSyntax(raw);
+  if (!syntax.ok) throw invalid(syntax.rule, syntax.message);
+  const host = await policy.checkHost(syntax.hostname);
+  if (!host.ok)
+    throw invalid('non_public_address', `the callback host ${syntax.hostname} does not resolve to a public address`);
+  return syntax.url.href;
 }
 
 /**

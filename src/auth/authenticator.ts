@@ -16,6 +16,14 @@ export interface SignedRequest {
   readonly body: Buffer | undefined;
 }
 
+/** The replay store shared by every API instance: false when the digest was already recorded (a replay). */
+export interface SharedReplayStore {
+  firstUse(digest: string, expiresAt: Date): Promise<boolean>;
+}
+
+/** Beyond the window, a shared digest is kept this much longer: a margin for clock differences between instances. */
+const SHARED_MARGIN_SEC = 5;
+
 export type AuthResult =
   | { readonly ok: true; readonly integratorId: string; readonly keyId: string }
   | { readonly ok: false; readonly cause: string };
@@ -27,20 +35,38 @@ const SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
 
 const fail = (cause: string): AuthResult => ({ ok: false, cause });
 
+/** Why these headers cannot be a credential (missing or malformed), or undefined when their shapes are right. */
+export function hasCredentialShape(
+  pubkey: string | undefined,
+  timestamp: string | undefined,
+  signature: string | undefined,
+): string | undefined {
+  if (pubkey === undefined || timestamp === undefined || signature === undefined) return 'missing header';
+  if (!PUBKEY.test(pubkey)) return 'X-Pubkey is not 0x + a 33-byte compressed key';
+  if (!TIMESTAMP.test(timestamp)) return 'X-Timestamp is not decimal Unix seconds';
+  if (!SIGNATURE.test(signature)) return 'X-Signature is not 0x + DER hex';
+  return undefined;
+}
+
 /**
  * Checks the three headers of §5 in order of cost: shapes, the time window, the key (cached), the signature
- * (OpenSSL), and last the replay cache, so that only verified messages are remembered.
+ * (OpenSSL), and last replay protection, so that only verified messages are remembered: the per-process cache
+ * first (a replay to the same instance costs no round trip), then the shared store (one insert by `_id`).
  */
-export function createAuthenticator(deps: { keys: KeyCache; replay: ReplayCache; now?: () => number }) {
+export function createAuthenticator(deps: {
+  keys: KeyCache;
+  replay: ReplayCache;
+  sharedReplay?: SharedReplayStore;
+  now?: () => number;
+}) {
   const now = deps.now ?? Date.now;
   return async function authenticate(req: SignedRequest): Promise<AuthResult> {
     const { pubkey, timestamp, signature } = req;
-    if (pubkey === undefined || timestamp === undefined || signature === undefined) return fail('missing header');
-    if (!PUBKEY.test(pubkey)) return fail('X-Pubkey is not 0x + a 33-byte compressed key');
-    if (!TIMESTAMP.test(timestamp)) return fail('X-Timestamp is not decimal Unix seconds');
+    const malformed = hasCredentialShape(pubkey, timestamp, signature);
+    if (malformed !== undefined || pubkey === undefined || timestamp === undefined || signature === undefined)
+      return fail(malformed ?? 'missing header');
     const skew = Math.abs(now() / 1000 - Number(timestamp));
     if (skew > TIMESTAMP_TOLERANCE_SEC) return fail(`X-Timestamp is ${Math.round(skew)} s from server time`);
-    if (!SIGNATURE.test(signature)) return fail('X-Signature is not 0x + DER hex');
 
     const publicKey = pubkey.slice(2).toLowerCase();
     // An off-curve or unregistered key is simply not found (registered keys were validated on the way in).
@@ -53,6 +79,10 @@ export function createAuthenticator(deps: { keys: KeyCache; replay: ReplayCache;
     // Keyed on the message, not the signature: ECDSA signatures are malleable ((r, s) and (r, n−s) both verify).
     const digest = createHash('sha256').update(publicKey).update('\0').update(message).digest('base64');
     if (!deps.replay.firstUse(digest)) return fail('replayed request');
+    // A digest includes its timestamp, which is only accepted within the window: it need not outlive the window.
+    const expiresAt = new Date((Number(timestamp) + TIMESTAMP_TOLERANCE_SEC + SHARED_MARGIN_SEC) * 1000);
+    if (deps.sharedReplay && !(await deps.sharedReplay.firstUse(digest, expiresAt)))
+      return fail('replayed request (seen by another instance)');
     return { ok: true, integratorId: key.integratorId, keyId: key.keyId };
   };
 }

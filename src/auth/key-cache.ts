@@ -8,9 +8,16 @@ export interface AuthKey {
   readonly keyObject: KeyObject;
 }
 
-interface Entry {
-  key: AuthKey | null;
+interface Entry<T> {
+  key: T;
   checkedAt: number;
+}
+
+/** Insertion-ordered map bounded to `max` entries: setting a key moves it last, the first is evicted. */
+function boundedSet<T>(map: Map<string, T>, max: number, key: string, value: T): void {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value as string);
+  map.set(key, value);
 }
 
 export interface KeyCacheOptions {
@@ -19,19 +26,24 @@ export interface KeyCacheOptions {
   /** Unknown keys are remembered for less time, so a newly registered key works quickly everywhere. */
   negativeTtlMs?: number;
   maxEntries?: number;
+  /** Unknown keys remembered at once, in their own map: a flood of unknown keys cannot evict known ones. */
+  maxNegativeEntries?: number;
   now?: () => number;
 }
 
 /**
  * Public key (compressed hex) → its active key record and a parsed KeyObject. A known key costs no database round
- * trip within `ttlMs`; the KeyObject is parsed once and kept across re-checks. Bounded, oldest evicted first.
+ * trip within `ttlMs`; the KeyObject is parsed once and kept across re-checks. Known and unknown keys are kept in two
+ * separately bounded maps (oldest evicted first), so unknown keys only ever evict unknown keys.
  */
 export function createKeyCache(repo: Pick<IntegratorsRepo, 'findActiveKey'>, opts: KeyCacheOptions = {}) {
   const ttl = opts.ttlMs ?? 5_000;
   const negativeTtl = opts.negativeTtlMs ?? 1_000;
   const max = opts.maxEntries ?? 10_000;
+  const maxNegative = opts.maxNegativeEntries ?? 10_000;
   const now = opts.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  const known = new Map<string, Entry<AuthKey>>();
+  const unknown = new Map<string, number>(); // public key → checkedAt
   const inFlight = new Map<string, Promise<AuthKey | null>>();
 
   async function load(publicKey: string, previous: AuthKey | null): Promise<AuthKey | null> {
@@ -43,17 +55,23 @@ export function createKeyCache(repo: Pick<IntegratorsRepo, 'findActiveKey'>, opt
           keyObject: previous?.keyId === doc._id ? previous.keyObject : parsePublicKeyHex(doc.publicKey).keyObject,
         }
       : null;
-    entries.delete(publicKey);
-    if (entries.size >= max) entries.delete(entries.keys().next().value as string);
-    entries.set(publicKey, { key, checkedAt: now() });
+    if (key) {
+      unknown.delete(publicKey);
+      boundedSet(known, max, publicKey, { key, checkedAt: now() });
+    } else {
+      known.delete(publicKey);
+      boundedSet(unknown, maxNegative, publicKey, now());
+    }
     return key;
   }
 
   return {
     /** The active key for a compressed lowercase hex public key, or null when unknown or revoked. */
     async get(publicKey: string): Promise<AuthKey | null> {
-      const entry = entries.get(publicKey);
-      if (entry && now() - entry.checkedAt < (entry.key ? ttl : negativeTtl)) return entry.key;
+      const entry = known.get(publicKey);
+      if (entry && now() - entry.checkedAt < ttl) return entry.key;
+      const missedAt = unknown.get(publicKey);
+      if (missedAt !== undefined && now() - missedAt < negativeTtl) return null;
       let pending = inFlight.get(publicKey);
       if (!pending) {
         pending = load(publicKey, entry?.key ?? null).finally(() => inFlight.delete(publicKey));
@@ -63,7 +81,12 @@ export function createKeyCache(repo: Pick<IntegratorsRepo, 'findActiveKey'>, opt
     },
     /** Forgets a key at once (after a revocation or registration in this process). */
     invalidate(publicKey: string): void {
-      entries.delete(publicKey);
+      known.delete(publicKey);
+      unknown.delete(publicKey);
+    },
+    /** Whether a key is held as known (tests and diagnostics). */
+    holds(publicKey: string): boolean {
+      return known.has(publicKey);
     },
   };
 }

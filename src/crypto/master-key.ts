@@ -14,7 +14,10 @@ export interface MasterKey {
   readonly warning?: string;
 }
 
-type MasterKeyConfig = Pick<Config, 'NODE_ENV' | 'HERALD_MASTER_KEY' | 'HERALD_MASTER_KEY_FILE'>;
+type MasterKeyConfig = Pick<
+  Config,
+  'NODE_ENV' | 'HERALD_MASTER_KEY' | 'HERALD_MASTER_KEY_FILE' | 'HERALD_INSECURE_EPHEMERAL_MASTER_KEY'
+>;
 
 const HINT = 'must be the base64 of exactly 32 bytes (make one with `openssl rand -base64 32`)';
 
@@ -43,8 +46,10 @@ function readKeyFile(path: string): string {
 }
 
 /**
- * The master key from HERALD_MASTER_KEY or the file HERALD_MASTER_KEY_FILE names. Production refuses to start
- * without one: a random key would make every sealed signing key unreadable after the next restart.
+ * The master key from HERALD_MASTER_KEY or the file HERALD_MASTER_KEY_FILE names. Without one, start-up fails: a
+ * random key would make every sealed signing key unreadable after the next restart and by every other process.
+ * HERALD_INSECURE_EPHEMERAL_MASTER_KEY=1 is the one opt-in to a per-process random key (throw-away use only; refused
+ * with NODE_ENV=production).
  */
 export function loadMasterKey(config: MasterKeyConfig): MasterKey {
   const { HERALD_MASTER_KEY: inline, HERALD_MASTER_KEY_FILE: file } = config;
@@ -58,16 +63,19 @@ export function loadMasterKey(config: MasterKeyConfig): MasterKey {
       key: decodeMasterKey(readKeyFile(file), `HERALD_MASTER_KEY_FILE (${file})`),
       source: 'HERALD_MASTER_KEY_FILE',
     };
-  if (config.NODE_ENV === 'production')
+  if (!config.HERALD_INSECURE_EPHEMERAL_MASTER_KEY || config.NODE_ENV === 'production')
     throw new ConfigError(
-      'Invalid configuration:\n  HERALD_MASTER_KEY: required with NODE_ENV=production (or HERALD_MASTER_KEY_FILE); ' +
-        'it encrypts the subscription signing keys at rest',
+      'Invalid configuration:\n  HERALD_MASTER_KEY: required (or HERALD_MASTER_KEY_FILE); it encrypts the ' +
+        'subscription signing keys at rest (make one with `openssl rand -base64 32`). ' +
+        (config.NODE_ENV === 'production'
+          ? 'HERALD_INSECURE_EPHEMERAL_MASTER_KEY is refused with NODE_ENV=production'
+          : 'For throw-away use only, HERALD_INSECURE_EPHEMERAL_MASTER_KEY=1 uses a per-process random key'),
     );
   return {
     key: randomBytes(MASTER_KEY_BYTES),
     source: 'ephemeral',
     warning:
-      'no HERALD_MASTER_KEY or HERALD_MASTER_KEY_FILE: using a per-process random master key; ' +
-      'signing keys sealed by this process cannot be opened after it stops',
+      'HERALD_INSECURE_EPHEMERAL_MASTER_KEY=1: using a per-process random master key; ' +
+      'signing keys sealed by this process cannot be opened by a worker nor after it stops',
   };
 }

@@ -1,13 +1,15 @@
 import type { Client } from '@temporalio/client';
-import type { Store } from '../store/index.js';
+import { deliveryIdOf } from '../store/derived-ids.js';
 import type { EventDoc } from '../store/documents.js';
+import type { Store } from '../store/index.js';
 import { startDeliveryWorkflow } from './start-delivery.js';
 
 export interface FanOut {
   /**
-   * Hands a stored event to delivery: one delivery record per matching subscription (unique per event and
-   * subscription) and its workflow (unique per delivery id), then marks the event `fanoutAt`. Every step is
-   * idempotent, so a crash anywhere is repaired by running it again — by a re-submitted event or by the sweeper.
+   * Starts one delivery workflow per subscription the event matches (workflow id from the delivery id, itself
+   * derived from the event and the subscription: a repeat starts nothing twice). Called BEFORE the event is stored:
+   * once the API answers 2xx, every delivery of the event is durable in Temporal, so no crash can lose one and no
+   * sweeper is needed (docs/events.md). Writes nothing: each delivery's record is created by its first attempt.
    */
   handOff(event: EventDoc): Promise<number>;
 }
@@ -16,20 +18,21 @@ export function createFanOut(deps: { store: Store; client: Client; taskQueue: st
   const { store, client, taskQueue } = deps;
   return {
     async handOff(event) {
-      const subscriptions = await store.subscriptions.findMatching(event);
+      const matched = await store.subscriptions.findMatching(event);
       await Promise.all(
-        subscriptions.map(async (subscription) => {
-          const delivery = await store.deliveries.createOnce({
-            integratorId: event.integratorId,
-            subscriptionId: subscription._id,
+        matched.map(async ({ id, version }) => {
+          await startDeliveryWorkflow(client, taskQueue, {
+            deliveryId: deliveryIdOf(event._id, id),
             eventId: event._id,
+            subscriptionId: id,
+            subscriptionVersion: version,
+            integratorId: event.integratorId,
             eventType: event.eventType,
+            createdAt: event.createdAt.toISOString(),
           });
-          await startDeliveryWorkflow(client, taskQueue, delivery);
         }),
       );
-      await store.events.markFannedOut(event._id);
-      return subscriptions.length;
+      return matched.length;
     },
   };
 }

@@ -1,79 +1,73 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { DeliveryDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
-import { withTimeout } from '../util/with-timeout.js';
-import { deliveryWorkflowType, retryNowSignal } from '../../workflows/messages.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import { retryUpdate, RUN_CLOSING } from '../../workflows/messages.js';
 import { deliveryStartOptions } from './start-delivery.js';
 
-export type RetryVerdict = { ok: true; delivery: DeliveryDoc } | { ok: false; reason: 'subscription_deleted' };
+export type RetryVerdict =
+  | { ok: true; delivery: DeliveryDoc; attemptNumber: number }
+  | { ok: false; reason: 'subscription_deleted' | 'delivery_busy' };
 type Deps = { store: Store; client: Client; taskQueue: string };
-type StartOptions = ReturnType<typeof deliveryStartOptions>;
 
-/** How long a re-run waits for the delivery's previous run to close (it is only finishing its last step). */
-const CLOSING_WAIT_MS = 10_000;
+/** Waits before trying again a retry that reached a run as it ended: that run is only completing (ms). */
+const CLOSING_BACKOFF_MS = [25, 50, 100, 200, 400, 800, 1600] as const;
 
 /**
- * Attempt now. A pending delivery's running workflow is signalled (its wait is cut short). A terminal one is made
- * pending again and gets a new run of its workflow, same id, that attempts once at once and ends (no new schedule);
- * so does a pending delivery whose workflow has closed or never started, except that it keeps the schedule.
- * New runs number their attempts after the last recorded one, never reusing a number.
+ * Attempt now, decided by the delivery's workflow, not by the API: one update-with-start (`retryUpdate`,
+ * USE_EXISTING) reaches the running run — which answers with the attempt that serves the request, the one in
+ * progress or the next, made at once — or starts a new run when none runs (a terminal delivery: one attempt, no
+ * schedule; a pending one whose run is gone keeps its schedule). Concurrent requests reach the same run, so they
+ * coalesce; the API writes no status, so none can be stale. A request that reaches a run that has just ended is
+ * sent again, and so starts the next run; after ~3 s of that it answers `delivery_busy` (409), never dropped.
  */
-export async function retryDelivery(deps: Deps, delivery: DeliveryDoc, now = new Date()): Promise<RetryVerdict> {
+export async function retryDelivery(deps: Deps, delivery: DeliveryDoc): Promise<RetryVerdict> {
   const { store, client, taskQueue } = deps;
   const subscription = await store.subscriptions.findById(delivery.subscriptionId);
   if (!subscription || subscription.deletedAt) return { ok: false, reason: 'subscription_deleted' };
-  const reopened = delivery.status === 'pending' ? null : await store.deliveries.reopen(delivery._id, now);
-  const current = reopened ?? (await store.deliveries.findById(delivery._id)) ?? delivery;
-  const options = deliveryStartOptions(current, taskQueue, {
-    deliveryId: current._id,
-    firstAttemptNumber: (await store.deliveries.lastAttemptNumber(current._id)) + 1,
+  const options = deliveryStartOptions(delivery, taskQueue, {
+    deliveryId: delivery._id,
+    firstAttemptNumber: delivery.attemptCount + 1, // a hint: a run started by a retry reads its own
     actor: 'manual',
-    followSchedule: reopened === null,
+    followSchedule: delivery.status === 'pending',
   });
-  try {
-    if (reopened) await startRerun(client, options);
-    else await signalOrStart(client, options);
-  } catch (err) {
-    // Nothing will attempt it: put back the status it had, so that the record does not claim a pending attempt.
-    if (reopened) await store.deliveries.restore(delivery);
-    throw err;
+  for (const backoff of [...CLOSING_BACKOFF_MS, null]) {
+    try {
+      const { attemptNumber } = await client.workflow.executeUpdateWithStart(retryUpdate, {
+        args: [],
+        startWorkflowOperation: new WithStartWorkflowOperation(deliveryWorkflow, {
+          ...options,
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      });
+      const stored = (await store.deliveries.findById(delivery._id)) ?? delivery;
+      return { ok: true, attemptNumber, delivery: pendingUntilMade(stored, attemptNumber) };
+    } catch (err) {
+      if (!reachedClosingRun(err)) throw err;
+      if (backoff === null) return { ok: false, reason: 'delivery_busy' };
+      await sleep(backoff);
+    }
   }
-  return { ok: true, delivery: (await store.deliveries.findById(current._id)) ?? current };
+  throw new Error('unreachable');
 }
 
-/** Signals the running workflow; starts one only when this delivery's workflow never ran (REJECT_DUPLICATE). */
-async function signalOrStart(client: Client, options: StartOptions): Promise<void> {
-  try {
-    await client.workflow.signalWithStart(deliveryWorkflowType, {
-      ...options,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      signal: retryNowSignal,
-      signalArgs: [],
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    await startRerun(client, options); // its workflow has closed while the record says pending
-  }
+/** The run had ended: it rejected the update (validator), or closed before accepting it. */
+function reachedClosingRun(err: unknown): boolean {
+  if (err instanceof WorkflowNotFoundError) return true;
+  return (
+    err instanceof WorkflowUpdateFailedError &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === RUN_CLOSING
+  );
 }
 
 /**
- * A new run. The previous one may still be closing (it has written the terminal status and is completing): a
- * signal would reach that run and be lost, so wait, bounded, for it to close and start again.
+ * The delivery as the answer shows it: pending while the attempt that serves the request has not been recorded
+ * (its run writes the record when it makes it), due now.
  */
-async function startRerun(client: Client, options: StartOptions): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    try {
-      await client.workflow.start(deliveryWorkflowType, { ...options, workflowIdConflictPolicy: 'FAIL' });
-      return;
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError) || tries >= 2) throw err;
-      const closing = client.workflow.getHandle(options.workflowId).result();
-      await withTimeout(
-        closing.catch(() => undefined),
-        CLOSING_WAIT_MS,
-        undefined,
-      );
-    }
-  }
+function pendingUntilMade(stored: DeliveryDoc, attemptNumber: number, now = new Date()): DeliveryDoc {
+  if (stored.attemptCount >= attemptNumber) return stored;
+  return { ...stored, status: 'pending', terminalReason: null, nextAttemptAt: now };
 }

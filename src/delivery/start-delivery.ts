@@ -1,13 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import type { DeliveryDoc } from '../store/documents.js';
-import { deliveryWorkflowId, deliveryWorkflowType } from '../../workflows/messages.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { initialSearchAttributes } from '../../workflows/start-options.js';
-import type { DeliveryWorkflowInput } from '../../workflows/types.js';
+import type { DeliveryWorkflowInput, HandOff } from '../../workflows/types.js';
 
 /** Options of a new delivery's workflow: the delivery id as workflow id, never run twice. */
 export function deliveryStartOptions(
-  delivery: Pick<DeliveryDoc, '_id' | 'subscriptionId' | 'eventType' | 'integratorId' | 'attemptCount'>,
+  delivery: { _id: string; subscriptionId: string; eventType: string; integratorId: string; attemptCount: number },
   taskQueue: string,
   input: DeliveryWorkflowInput,
 ) {
@@ -25,19 +25,27 @@ export function deliveryStartOptions(
 }
 
 /**
- * Starts the workflow of a new delivery. Idempotent: a workflow with this id that runs or has ever run (a repeated
- * hand-off, a sweeper racing the API) is left as it is.
+ * Starts the workflow of a handed-off delivery. Idempotent: a workflow with this id that runs or has run to an end
+ * (a repeated hand-off, a re-submitted event) is left as it is; one that failed (its event was never stored, see
+ * activities/attempt-delivery.ts) may run again, for the re-submission that stores the event at last.
  */
-export async function startDeliveryWorkflow(client: Client, taskQueue: string, delivery: DeliveryDoc): Promise<void> {
+export async function startDeliveryWorkflow(
+  client: Client,
+  taskQueue: string,
+  handOff: HandOff & { deliveryId: string },
+): Promise<void> {
+  const { deliveryId, ...rest } = handOff;
+  const delivery = { _id: deliveryId, attemptCount: 0, ...rest };
   try {
-    await client.workflow.start(deliveryWorkflowType, {
+    await client.workflow.start(deliveryWorkflow, {
       ...deliveryStartOptions(delivery, taskQueue, {
-        deliveryId: delivery._id,
+        deliveryId,
         firstAttemptNumber: 1,
         actor: 'system',
         followSchedule: true,
+        handOff: rest,
       }),
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -4,7 +4,8 @@ import { newEventDoc } from '../domain/event-record.js';
 import { TEST_EVENT_TYPE } from '../domain/event-types.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
-import { attemptResultUpdate, deliveryWorkflowType } from '../../workflows/messages.js';
+import { deliveryWorkflow } from '../../workflows/delivery.js';
+import { attemptResultUpdate } from '../../workflows/messages.js';
 import { deliveryStartOptions } from './start-delivery.js';
 import { withTimeout } from '../util/with-timeout.js';
 
@@ -15,7 +16,7 @@ export interface TestSendResult {
 }
 
 /** The body of a test delivery: a §6.4 payload with a `webhook.test` type and a data block that says so. */
-export function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc {
+function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc {
   const fields = {
     id: randomUUID(),
     eventType: TEST_EVENT_TYPE,
@@ -33,7 +34,7 @@ export function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc
     data: { message: 'A test delivery from Herald.', subscriptionId: subscription._id },
   } as const;
   // Test events go to their one subscription only, never through the fan-out.
-  return { ...newEventDoc(fields, now), fanoutAt: now, sourceSubscriptionId: subscription._id };
+  return { ...newEventDoc(fields, now), sourceSubscriptionId: subscription._id };
 }
 
 /**
@@ -53,7 +54,7 @@ export async function sendTestDelivery(
     eventId: event._id,
     eventType: TEST_EVENT_TYPE,
   });
-  const start = new WithStartWorkflowOperation(deliveryWorkflowType, {
+  const start = new WithStartWorkflowOperation(deliveryWorkflow, {
     ...deliveryStartOptions(delivery, taskQueue, {
       deliveryId: delivery._id,
       firstAttemptNumber: 1,
@@ -76,12 +77,9 @@ export async function sendTestDelivery(
       1000,
       false,
     );
-    if (!started) await store.deliveries.cancel(delivery._id, 'not_started', new Date());
+    if (!started) await store.deliveries.cancel(delivery, 'not_started', new Date());
     throw err;
   }
-  const [stored, attempt] = await Promise.all([
-    store.deliveries.findById(delivery._id),
-    result.attemptId ? store.deliveries.findAttempt(delivery._id, 1) : null,
-  ]);
-  return { event, delivery: stored ?? delivery, attempt };
+  const stored = (await store.deliveries.findById(delivery._id)) ?? delivery;
+  return { event, delivery: stored, attempt: result.attemptId ? (stored.attempts?.['1'] ?? null) : null };
 }

@@ -1,7 +1,7 @@
 import type { EventDoc } from '../store/documents.js';
 
 /** §6.4 delivery body fields, in §2.1 order (createdAt is a history field, not part of the payload). */
-export type EventPayloadFields = Omit<EventDoc, '_id' | 'createdAt' | 'body' | 'fanoutAt' | 'sourceSubscriptionId'> & {
+export type EventPayloadFields = Omit<EventDoc, '_id' | 'createdAt' | 'body' | 'sourceSubscriptionId'> & {
   id: string;
 };
 

@@ -2,7 +2,7 @@ import type { EventDoc } from '../store/documents.js';
 import { serializeEventPayload, type EventPayloadFields } from './event-payload.js';
 
 /**
- * The stored form of a new event: the §6.4 body serialised once, createdAt set by the server, hand-off pending.
+ * The stored form of a new event: the §6.4 body serialised once, createdAt set by the server.
  * The body is also the canonical content that idempotent re-submission compares.
  */
 export function newEventDoc(fields: EventPayloadFields, createdAt: Date = new Date()): EventDoc {
@@ -14,7 +14,6 @@ export function newEventDoc(fields: EventPayloadFields, createdAt: Date = new Da
     data,
     createdAt,
     body: serializeEventPayload({ ...fields, data }),
-    fanoutAt: null,
   };
 }
 

@@ -24,6 +24,12 @@ export const lifecycleEventTypes = [
 
 export const TEST_EVENT_TYPE = 'webhook.test';
 
+/**
+ * In the subscribable list but not in the history enum (§6.1 rule 2: both lists as given). Subscriptions may name it,
+ * publishing it is refused with a message saying so, so no delivery of it ever exists (docs/events.md).
+ */
+export const SUBSCRIBABLE_ONLY_TYPE = 'customer.awaiting_information';
+
 /** The history enum: every type an event in the store can have. */
 export const historyEventTypes = [TEST_EVENT_TYPE, ...lifecycleEventTypes] as const;
 

@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import type { AddressPolicy } from './address-policy.js';
 import { hostnameProblem } from './hostname-rules.js';
 import { HostResolutionError, type Resolver } from './resolver.js';
@@ -6,6 +7,7 @@ import { HostResolutionError, type Resolver } from './resolver.js';
 export const CallbackUrlRule = {
   tooLong: 'too_long',
   notAUrl: 'not_a_url',
+  ambiguousUrl: 'ambiguous_url',
   httpsRequired: 'https_required',
   credentialsNotAllowed: 'credentials_not_allowed',
   fragmentNotAllowed: 'fragment_not_allowed',
@@ -18,7 +20,8 @@ export const CallbackUrlRule = {
 } as const;
 export type CallbackUrlRule = (typeof CallbackUrlRule)[keyof typeof CallbackUrlRule];
 
-export type Rejection = { ok: false; rule: CallbackUrlRule; message: string };
+/** `message` is safe to show the caller; `detail` (resolved addresses, DNS codes) is for logs only. */
+export type Rejection = { ok: false; rule: CallbackUrlRule; message: string; detail?: string };
 export type SyntaxVerdict = { ok: true; url: URL; hostname: string } | Rejection;
 export type HostVerdict = { ok: true; addresses: string[] } | Rejection;
 export type CallbackUrlVerdict = { ok: true; url: URL; hostname: string; addresses: string[] } | Rejection;
@@ -34,18 +37,42 @@ export interface CallbackUrlPolicy {
 
 export const MAX_CALLBACK_URL_LENGTH = 2048;
 
-const reject = (rule: CallbackUrlRule, message: string): Rejection => ({ ok: false, rule, message });
+const reject = (rule: CallbackUrlRule, message: string, detail?: string): Rejection =>
+  detail === undefined ? { ok: false, rule, message } : { ok: false, rule, message, detail };
 
 /** The URL parser silently drops whitespace and control characters; the stored URL must be exactly what we send. */
-const INVISIBLE = /[\s\p{Cc}]/u;
+const INVISIBLE = /[\s\p{Cc}\p{Cf}]/u;
+
+/**
+ * Why parsers other than WHATWG's could read `raw` as another host or with userinfo, or undefined. `url` is the
+ * WHATWG reading. RFC 3986 takes the authority between `https://` and the first `/`, `?` or `#`, and the host after
+ * its last `@`; the canonical host must be that host, only lower-cased, IDNA-encoded or without a trailing dot.
+ */
+function ambiguity(raw: string, url: URL): string | undefined {
+  if (raw.includes('\\')) return 'it contains a backslash, which URL parsers read as "/" or as data';
+  if (!/^https:\/\/[^/]/i.test(raw)) return 'it must start with https:// followed by the host';
+  const authority = raw.slice('https://'.length).split(/[/?#]/, 1)[0] ?? '';
+  if (authority.includes('@')) return 'its authority contains "@"';
+  if (authority.includes('%')) return 'its host is percent-encoded';
+  const host = authority.startsWith('[')
+    ? authority.slice(0, authority.indexOf(']') + 1)
+    : authority.replace(/:[^:]*$/, '');
+  const spelled = host.normalize('NFC').toLowerCase().replace(/\.$/, '');
+  const canonical = url.hostname.replace(/\.$/, '');
+  if (spelled !== canonical && spelled !== domainToUnicode(canonical))
+    return `its host ${JSON.stringify(host)} reads as ${canonical} once normalised`;
+  return undefined;
+}
 
 export function checkCallbackUrlSyntax(raw: string): SyntaxVerdict {
   if (raw.length > MAX_CALLBACK_URL_LENGTH) {
     return reject('too_long', `the callback URL is longer than ${MAX_CALLBACK_URL_LENGTH} characters`);
   }
   let url: URL;
+  if (INVISIBLE.test(raw)) {
+    return reject('not_a_url', 'the callback URL contains whitespace or a control character that parsers drop');
+  }
   try {
-    if (INVISIBLE.test(raw)) throw new TypeError('whitespace');
     url = new URL(raw);
   } catch {
     return reject('not_a_url', 'the callback URL is not a valid absolute URL');
@@ -68,6 +95,9 @@ export function checkCallbackUrlSyntax(raw: string): SyntaxVerdict {
   }
   if (problem?.kind === 'invalid')
     return reject('invalid_hostname', `the callback URL hostname is invalid: ${problem.detail}`);
+  const ambiguous = ambiguity(raw, url);
+  if (ambiguous)
+    return reject('ambiguous_url', `the callback URL is read differently by different parsers: ${ambiguous}`);
   // Any port is allowed (receivers such as hooks.example.com:8443 are common): only the address matters for SSRF,
   // and that is checked for every connection. Port 0 cannot be connected to at all.
   if (url.port === '0') return reject('invalid_port', 'the callback URL port must be between 1 and 65535');
@@ -83,15 +113,17 @@ export function createCallbackUrlPolicy(deps: { resolver: Resolver; addressPolic
       addresses = await resolver.resolve(hostname);
     } catch (err) {
       if (!(err instanceof HostResolutionError)) throw err;
-      return reject('does_not_resolve', `the callback host ${hostname} does not resolve (${err.code})`);
+      return reject('does_not_resolve', `the callback host ${hostname} does not resolve`, err.code);
     }
     // Every address, not just the first: a client may connect to any of them.
     for (const address of addresses) {
       const verdict = addressPolicy.check(address);
       if (!verdict.ok) {
+        // The message never names the address: an API caller must not learn what internal names resolve to.
         return reject(
           'non_public_address',
-          `the callback host ${hostname} resolves to a non-public address: ${verdict.reason}`,
+          `the callback host ${hostname} resolves to a non-public address`,
+          `${address}: ${verdict.reason}`,
         );
       }
     }

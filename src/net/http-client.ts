@@ -1,28 +1,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Agent, type DiagnosticsChannel } from 'undici';
+import type { PostOutcome, ResponseSummary } from '../domain/delivery-vocabulary.js';
 import type { CallbackUrlPolicy } from './callback-url.js';
 import { classifyError, DeadlineError, readBounded, summarizeHeaders } from './http-outcome.js';
 import { createPinnedConnector } from './pinned-connector.js';
-
-export const PostOutcome = {
-  succeeded: 'succeeded',
-  httpError: 'http_error',
-  timeout: 'timeout',
-  connectionError: 'connection_error',
-  blocked: 'blocked',
-} as const;
-export type PostOutcome = (typeof PostOutcome)[keyof typeof PostOutcome];
-
-export interface ResponseSummary {
-  status: number;
-  /** content-type, content-length, location and retry-after only: enough to debug, nothing sensitive. */
-  headers: Record<string, string>;
-  /** The first `maxResponseBytes` bytes, decoded as UTF-8. */
-  body: string;
-  /** More bytes followed (they were not read), or the body could not be read to its end. */
-  truncated: boolean;
-}
 
 export interface PostResult {
   outcome: PostOutcome;

@@ -1,30 +1,47 @@
-import { randomUUID } from 'node:crypto';
 import type { Db, Filter } from 'mongodb';
+import { type DeliveryStatus, type TerminalReason } from '../domain/delivery-vocabulary.js';
 import { after, newestFirst, type Position } from './cursor.js';
+import { deliveryIdOf } from './derived-ids.js';
 import { isDuplicateKey } from './integrators-repo.js';
 import { ownedBy } from './owned.js';
 import type { AttemptDoc, DeliveryDoc } from './documents.js';
-import type { DeliveryStatus } from '../../workflows/types.js';
+
+/** What an attempt changes on its delivery. */
+export type AttemptEffect = Pick<
+  DeliveryDoc,
+  'status' | 'attemptCount' | 'nextAttemptAt' | 'terminalReason' | 'lastResponseSummary' | 'updatedAt'
+>;
+/** What a delivery is, fixed at its creation. */
+export type DeliveryIdentity = Pick<
+  DeliveryDoc,
+  '_id' | 'integratorId' | 'subscriptionId' | 'eventId' | 'eventType' | 'createdAt'
+>;
+
+/** Exactly the identity fields of a delivery (a whole document may be passed). */
+const identityOf = ({ _id, integratorId, subscriptionId, eventId, eventType, createdAt }: DeliveryIdentity) =>
+  ({ _id, integratorId, subscriptionId, eventId, eventType, createdAt }) satisfies DeliveryIdentity;
+
+/** A delivery's attempts, in number order. */
+export const attemptsOf = (delivery: Pick<DeliveryDoc, 'attempts'>): AttemptDoc[] =>
+  Object.values(delivery.attempts ?? {}).sort((a, b) => a.attemptNumber - b.attemptNumber);
 
 /** Deliveries (one per event and subscription) and their attempts. */
 export function createDeliveriesRepo(db: Db) {
   const deliveries = db.collection<DeliveryDoc>('deliveries');
-  const attempts = db.collection<AttemptDoc>('attempts');
 
   return {
     collection: deliveries,
-    attempts,
 
     /**
-     * The delivery of this event to this subscription, created on the first call: the unique (eventId,
-     * subscriptionId) index makes a repeated or concurrent hand-off find the one record instead of a second.
+     * The delivery of this event to this subscription, created on the first call: its `_id` is derived from both,
+     * so a repeated or concurrent call finds the one record (by `_id`) instead of making a second.
      */
     async createOnce(
       fields: Pick<DeliveryDoc, 'integratorId' | 'subscriptionId' | 'eventId' | 'eventType'>,
       now = new Date(),
     ): Promise<DeliveryDoc> {
       const doc: DeliveryDoc = {
-        _id: randomUUID(),
+        _id: deliveryIdOf(fields.eventId, fields.subscriptionId),
         ...fields,
         status: 'pending',
         attemptCount: 0,
@@ -39,7 +56,7 @@ export function createDeliveriesRepo(db: Db) {
         return doc;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
-        const existing = await deliveries.findOne({ eventId: fields.eventId, subscriptionId: fields.subscriptionId });
+        const existing = await deliveries.findOne({ _id: doc._id });
         if (!existing) throw err;
         return existing;
       }
@@ -65,80 +82,93 @@ export function createDeliveriesRepo(db: Db) {
         ...filters,
         ...(position ? after<DeliveryDoc>(position) : {}),
       };
-      return await deliveries.find(query).sort(newestFirst).limit(limit).toArray();
+      return await deliveries
+        .find(query, { projection: { attempts: 0 } })
+        .sort(newestFirst)
+        .limit(limit)
+        .toArray();
     },
 
     async findAttempt(deliveryId: string, attemptNumber: number): Promise<AttemptDoc | null> {
-      return await attempts.findOne({ deliveryId, attemptNumber });
+      return (await deliveries.findOne({ _id: deliveryId }))?.attempts?.[String(attemptNumber)] ?? null;
     },
 
-    /** The highest recorded attempt number (0 when none): a new run numbers its attempts after it. */
-    async lastAttemptNumber(deliveryId: string): Promise<number> {
-      const [last] = await attempts.find({ deliveryId }).sort({ attemptNumber: -1 }).limit(1).toArray();
-      return last?.attemptNumber ?? 0;
-    },
-
-    /** Puts back the status fields of `previous` (a reopened delivery whose new run could not start). */
-    async restore(previous: DeliveryDoc): Promise<void> {
-      const { status, terminalReason, nextAttemptAt } = previous;
-      await deliveries.updateOne({ _id: previous._id }, { $set: { status, terminalReason, nextAttemptAt } });
-    },
-
+    /** A delivery's attempts, in number order. */
     async listAttempts(deliveryId: string): Promise<AttemptDoc[]> {
-      return await attempts.find({ deliveryId }).sort({ attemptNumber: 1 }).toArray();
-    },
-
-    /** Records an attempt once: when its number is already recorded (a retried activity), returns that record. */
-    async recordAttempt(attempt: AttemptDoc): Promise<AttemptDoc> {
-      try {
-        await attempts.insertOne(attempt);
-        return attempt;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        const existing = await attempts.findOne({
-          deliveryId: attempt.deliveryId,
-          attemptNumber: attempt.attemptNumber,
-        });
-        if (!existing) throw err;
-        return existing;
-      }
+      return attemptsOf((await deliveries.findOne({ _id: deliveryId })) ?? {});
     },
 
     /**
-     * Writes an attempt's effect on its delivery and returns the delivery's status. A delivery cancelled while the
-     * attempt ran stays cancelled (its count and summary still record the attempt): the rare lost race is put back
-     * by a second write, so that the common case is one write addressed by _id alone.
+     * Records an attempt and its effect on the delivery in one write by `_id`, creating the delivery if its hand-off
+     * wrote none (`identity`). Idempotent: a retried activity writes the same attempt again. A delivery cancelled
+     * while the attempt ran stays cancelled (its count and summary still record the attempt): the rare lost race is
+     * put back by a second write, so that the common case is one write. Returns the status the delivery has now.
      */
-    async applyAttempt(
-      id: string,
-      change: Pick<
-        DeliveryDoc,
-        'status' | 'attemptCount' | 'nextAttemptAt' | 'terminalReason' | 'lastResponseSummary' | 'updatedAt'
-      >,
+    async recordAttempt(
+      identity: DeliveryIdentity,
+      attempt: AttemptDoc,
+      effect: AttemptEffect,
     ): Promise<DeliveryStatus> {
-      const before = await deliveries.findOneAndUpdate({ _id: id }, { $set: change }, { returnDocument: 'before' });
-      if (before?.status !== 'cancelled') return change.status;
+      const { _id, ...created } = identityOf(identity);
+      const before = await deliveries.findOneAndUpdate(
+        { _id },
+        { $set: { ...effect, [`attempts.${attempt.attemptNumber}`]: attempt }, $setOnInsert: created },
+        { upsert: true, returnDocument: 'before' },
+      );
+      if (before?.status !== 'cancelled') return effect.status;
       await deliveries.updateOne(
-        { _id: id },
+        { _id },
         { $set: { status: 'cancelled', terminalReason: before.terminalReason, nextAttemptAt: null } },
       );
       return 'cancelled';
     },
 
-    /** Ends a pending delivery as cancelled (a delivery that already succeeded or failed keeps its status). */
-    async cancel(id: string, terminalReason: string, at: Date): Promise<void> {
+    /**
+     * Ends a delivery as cancelled (one write by `_id`; callers cancel only a delivery they know to be pending). A
+     * handed-off delivery whose first attempt found its subscription gone is created cancelled.
+     */
+    async cancel(identity: DeliveryIdentity, terminalReason: TerminalReason, at: Date): Promise<void> {
+      const { _id, ...created } = identityOf(identity);
       await deliveries.updateOne(
-        { _id: id, status: 'pending' },
-        { $set: { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: at } },
+        { _id },
+        {
+          $set: { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: at },
+          $setOnInsert: { ...created, attemptCount: 0, lastResponseSummary: null },
+        },
+        { upsert: true },
       );
     },
 
-    /** A terminal delivery made pending again for a manual retry; null when it is not terminal any more. */
-    async reopen(id: string, at: Date): Promise<DeliveryDoc | null> {
-      return await deliveries.findOneAndUpdate(
-        { _id: id, status: { $in: ['succeeded', 'failed', 'cancelled'] } },
+    /**
+     * Ends a delivery as failed without an attempt (its signing key cannot be opened), creating a handed-off one that
+     * has no record yet; returns the status it has then (a delivery cancelled meanwhile stays cancelled).
+     */
+    async fail(identity: DeliveryIdentity, terminalReason: TerminalReason, at: Date): Promise<DeliveryStatus> {
+      const { _id, ...created } = identityOf(identity);
+      const before = await deliveries.findOneAndUpdate(
+        { _id },
+        {
+          $set: { status: 'failed', terminalReason, nextAttemptAt: null, updatedAt: at },
+          $setOnInsert: { ...created, attemptCount: 0, lastResponseSummary: null },
+        },
+        { upsert: true, returnDocument: 'before' },
+      );
+      if (before?.status !== 'cancelled') return 'failed';
+      await deliveries.updateOne(
+        { _id },
+        { $set: { status: 'cancelled', terminalReason: before.terminalReason, nextAttemptAt: null } },
+      );
+      return 'cancelled';
+    },
+
+    /**
+     * A terminal delivery made pending again by the run of a manual retry (activities/prepare-rerun.ts), addressed by
+     * `_id` alone: that run is the only writer of this delivery then.
+     */
+    async reopen(id: string, at: Date): Promise<void> {
+      await deliveries.updateOne(
+        { _id: id },
         { $set: { status: 'pending', terminalReason: null, nextAttemptAt: at, updatedAt: at } },
-        { returnDocument: 'after' },
       );
     },
 
@@ -146,7 +176,7 @@ export function createDeliveriesRepo(db: Db) {
      * Marks a subscription's pending deliveries cancelled (terminal); returns their ids so their workflows can be
      * woken to end. An attempt already running records its own outcome but leaves a cancelled status alone.
      */
-    async cancelPendingOf(subscriptionId: string, terminalReason: string): Promise<string[]> {
+    async cancelPendingOf(subscriptionId: string, terminalReason: TerminalReason): Promise<string[]> {
       const pending = await deliveries
         .find({ subscriptionId, status: 'pending' }, { projection: { _id: 1 } })
         .map((d) => d._id)

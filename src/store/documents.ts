@@ -1,8 +1,13 @@
 // The stored shape of every Herald collection, in one place. Dates are BSON dates; ids are uuid strings.
 import type { HistoryEventType, Provider, SubscribableEventType } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
-import type { Actor, AttemptOutcome, DeliveryStatus } from '../../workflows/types.js';
-import type { ResponseSummary } from '../net/http-client.js';
+import type {
+  Actor,
+  DeliveryStatus,
+  PostOutcome,
+  ResponseSummary,
+  TerminalReason,
+} from '../domain/delivery-vocabulary.js';
 
 /** `events`: one lifecycle (or webhook.test) event, owned by one integrator. */
 export interface EventDoc {
@@ -26,8 +31,6 @@ export interface EventDoc {
   createdAt: Date;
   /** The §6.4 payload serialised once (src/domain/event-payload.ts); every delivery sends exactly these bytes. */
   body: string;
-  /** When the hand-off to the fan-out completed; null until then (the sweeper repairs events left at null). */
-  fanoutAt: Date | null;
   /** webhook.test events only: the subscription the test was sent to. */
   sourceSubscriptionId?: string;
 }
@@ -46,6 +49,25 @@ export interface SubscriptionDoc {
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+  /** Bumped by every change (PATCH, rotation, deletion); absent = 0. Lets the worker reuse what it read. */
+  version?: number;
+}
+
+/** One live subscription as the fan-out matches it (an entry of `subscription_index`). */
+export interface SubscriptionIndexEntry {
+  eventTypes: SubscriptionDoc['eventTypes'];
+  status: SubscriptionDoc['status'];
+  createdAt: Date;
+  version: number;
+}
+
+/**
+ * `subscription_index`: per integrator (`_id` = integratorId), its live subscriptions by id — what ingestion needs to
+ * match an event, in one read by `_id`. Kept by the subscriptions repository on every change.
+ */
+export interface SubscriptionIndexDoc {
+  _id: string;
+  entries: Record<string, SubscriptionIndexEntry>;
 }
 
 /** `signing_keys`: a subscription's P-256 key pairs; the private key sealed with the master key (AAD = subscription id). */
@@ -61,7 +83,10 @@ export interface SigningKeyDoc {
   deactivatedAt: Date | null;
 }
 
-/** `deliveries`: one per (event, subscription), unique. */
+/**
+ * `deliveries`: one per (event, subscription), its `_id` derived from both (src/store/derived-ids.ts). Its attempts
+ * live inside it, keyed by attempt number, so that recording an attempt and its effect is one write by `_id`.
+ */
 export interface DeliveryDoc {
   _id: string;
   integratorId: string;
@@ -73,17 +98,20 @@ export interface DeliveryDoc {
   createdAt: Date;
   updatedAt: Date;
   nextAttemptAt: Date | null;
-  terminalReason: string | null;
+  terminalReason: TerminalReason | null;
   lastResponseSummary: ResponseSummary | null;
+  /** Attempt number (as a string key) → attempt; absent until the first attempt is recorded. */
+  attempts?: Record<string, AttemptDoc>;
 }
 
-/** `attempts`: one per (deliveryId, attemptNumber), unique: a retried activity finds its attempt already recorded. */
+/** An attempt, inside its delivery (`attempts.<n>`); its `_id` derived from the delivery and its number. */
 export interface AttemptDoc {
   _id: string;
   integratorId: string;
   deliveryId: string;
   attemptNumber: number;
-  outcome: AttemptOutcome;
+  /** Only requests made are recorded: `cancelled` is an outcome of the workflow's attempt, never a stored one. */
+  outcome: PostOutcome;
   statusCode: number | null;
   error: string | null;
   latencyMs: number;

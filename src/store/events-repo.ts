@@ -65,21 +65,6 @@ export function createEventsRepo(db: Db) {
     async findById(id: string): Promise<EventDoc | null> {
       return hydrate(await events.findOne({ _id: id }));
     },
-
-    /** Marks the hand-off to the fan-out as complete (idempotent; a repeat moves the mark, which nothing reads). */
-    async markFannedOut(id: string, at = new Date()): Promise<void> {
-      await events.updateOne({ _id: id }, { $set: { fanoutAt: at } });
-    },
-
-    /** Events whose hand-off has not completed and that were stored before `before`, oldest first. */
-    async findNotFannedOut(before: Date, limit: number): Promise<EventDoc[]> {
-      const docs = await events
-        .find({ fanoutAt: null, createdAt: { $lt: before } })
-        .sort({ createdAt: 1, _id: 1 })
-        .limit(limit)
-        .toArray();
-      return docs.map((d) => hydrate(d)!);
-    },
   };
 }
 

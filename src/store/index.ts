@@ -3,6 +3,7 @@ import { createIntegratorsRepo } from './integrators-repo.js';
 import { createEventsRepo } from './events-repo.js';
 import { createSubscriptionsRepo } from './subscriptions-repo.js';
 import { createDeliveriesRepo } from './deliveries-repo.js';
+import { createExpiringRepo } from './expiring-repo.js';
 
 /** All repositories, built once per process over one database. */
 export function createStore(db: Db) {
@@ -12,6 +13,7 @@ export function createStore(db: Db) {
     events: createEventsRepo(db),
     subscriptions: createSubscriptionsRepo(db),
     deliveries: createDeliveriesRepo(db),
+    expiring: createExpiringRepo(db),
   } as const;
 }
 

@@ -1,4 +1,4 @@
-import type { Db, IndexDescription } from 'mongodb';
+import { MongoServerError, type Db, type IndexDescription } from 'mongodb';
 
 /**
  * Every index Herald needs, declared in one place and created at start-up.
@@ -16,8 +16,6 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { integratorId: 1, userId: 1, createdAt: -1, _id: -1 }, name: 'integrator_user_newest' },
     { key: { integratorId: 1, transactionId: 1, createdAt: -1, _id: -1 }, name: 'integrator_transaction_newest' },
     { key: { integratorId: 1, eventType: 1, createdAt: -1, _id: -1 }, name: 'integrator_type_newest' },
-    // The fan-out sweeper: events whose hand-off did not complete.
-    { key: { fanoutAt: 1, createdAt: 1 }, name: 'fanout_pending' },
   ],
   subscriptions: [
     // GET /v1/webhooks/subscriptions (live ones, optionally by status; Equality → Sort); the fan-out's match.
@@ -29,7 +27,6 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
   ],
   signing_keys: [{ key: { subscriptionId: 1, createdAt: 1 }, name: 'subscription_createdAt' }],
   deliveries: [
-    { key: { eventId: 1, subscriptionId: 1 }, name: 'event_subscription_unique', unique: true },
     // GET /v1/webhooks/deliveries: one index per filter (Equality → Sort).
     { key: { integratorId: 1, createdAt: -1, _id: -1 }, name: 'integrator_newest' },
     { key: { integratorId: 1, subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'integrator_subscription_newest' },
@@ -40,14 +37,23 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     // The worker's backlog gauges (src/telemetry/backlog.ts): pending deliveries, and those past their due time.
     { key: { status: 1, nextAttemptAt: 1 }, name: 'status_nextAttemptAt' },
   ],
-  attempts: [{ key: { deliveryId: 1, attemptNumber: 1 }, name: 'delivery_attempt_unique', unique: true }],
+  // Replay digests and quota windows: a real MongoDB expires them itself; the API also sweeps them in code, since
+  // the MongoDB-wire server keeps TTL indexes without expiring anything (src/store/expiring-repo.ts).
+  replays: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
+  quotas: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
 };
+
+/** A TTL index the server does not implement (the MongoDB-wire server): expiry then relies on the code's sweep. */
+const ttlNotImplemented = (spec: IndexDescription, err: unknown): boolean =>
+  spec.expireAfterSeconds !== undefined && err instanceof MongoServerError && err.code === 238;
 
 /**
  * Creates the indexes that are missing, one per call. Idempotent: the API and the worker both run it at start-up.
  * (FerretDB v1.24 drops the connection when one createIndexes call names two or more indexes that all exist.)
+ * Returns the names of TTL indexes the server refused as not implemented.
  */
-export async function ensureIndexes(db: Db): Promise<void> {
+export async function ensureIndexes(db: Db): Promise<{ skippedTtl: string[] }> {
+  const skippedTtl: string[] = [];
   for (const [name, specs] of Object.entries(indexes)) {
     const collection = db.collection(name);
     const existing = new Set(
@@ -57,6 +63,13 @@ export async function ensureIndexes(db: Db): Promise<void> {
         .toArray()
         .catch(() => []),
     );
-    for (const spec of specs) if (!existing.has(spec.name)) await collection.createIndexes([spec]);
+    for (const spec of specs) {
+      if (existing.has(spec.name)) continue;
+      await collection.createIndexes([spec]).catch((err: unknown) => {
+        if (!ttlNotImplemented(spec, err)) throw err;
+        skippedTtl.push(`${name}.${spec.name}`);
+      });
+    }
   }
+  return { skippedTtl };
 }

@@ -26,6 +26,8 @@ export const isDuplicateKey = (err: unknown): boolean => err instanceof MongoSer
 export function createIntegratorsRepo(db: Db) {
   const integrators = db.collection<IntegratorDoc>('integrators');
   const keys = db.collection<IntegratorKeyDoc>('integrator_keys');
+  /** Integrators seen to exist. Integrators are never deleted, so a positive answer never goes stale. */
+  const known = new Set<string>();
 
   return {
     async create(name: string): Promise<IntegratorDoc> {
@@ -40,6 +42,14 @@ export function createIntegratorsRepo(db: Db) {
 
     async exists(id: string): Promise<boolean> {
       return (await integrators.countDocuments({ _id: id }, { limit: 1 })) > 0;
+    },
+
+    /** exists(), answered from memory once true (ingestion asks it for every event). */
+    async known(id: string): Promise<boolean> {
+      if (known.has(id)) return true;
+      if (!(await integrators.findOne({ _id: id }, { projection: { _id: 1 } }))) return false;
+      if (known.size < 100_000) known.add(id);
+      return true;
     },
 
     async listKeys(integratorId: string): Promise<IntegratorKeyDoc[]> {

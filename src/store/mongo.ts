@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config.js';
 import { withTimeout } from '../util/with-timeout.js';
 
@@ -7,8 +7,11 @@ export interface Mongo {
   readonly db: Db;
 }
 
+/** Driver options a caller may add: command monitoring (the round-trip test counts every command). */
+export type MongoOptions = Pick<MongoClientOptions, 'monitorCommands'>;
+
 /** The driver connects lazily, so the API can start (and report not-ready) while MongoDB is down. */
-export function createMongo(config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>): Mongo {
+export function createMongo(config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>, options: MongoOptions = {}): Mongo {
   // A maxPoolSize in the URL wins: the local MongoDB-wire server (one SQLite writer) runs best with few connections.
   const pool = /[?&]maxPoolSize=/i.test(config.MONGODB_URL) ? {} : { maxPoolSize: 50 };
   const client = new MongoClient(config.MONGODB_URL, {
@@ -16,6 +19,7 @@ export function createMongo(config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>):
     connectTimeoutMS: 5_000,
     ...pool,
     appName: 'herald',
+    ...options,
   });
   return { client, db: client.db(config.MONGODB_DB) };
 }

@@ -4,6 +4,7 @@ import type { SealedKey } from '../crypto/key-encryption.js';
 import { after, newestFirst, type Position } from './cursor.js';
 import { ownedBy } from './owned.js';
 import type { EventDoc, SigningKeyDoc, SubscriptionDoc } from './documents.js';
+import { createSubscriptionIndex } from './subscription-index.js';
 
 /** What an integrator may change with PATCH. */
 export type SubscriptionChanges = Partial<Pick<SubscriptionDoc, 'url' | 'eventTypes' | 'description' | 'status'>>;
@@ -22,6 +23,7 @@ const MAX_ROTATION_TRIES = 10;
 export function createSubscriptionsRepo(db: Db) {
   const subscriptions = db.collection<SubscriptionDoc>('subscriptions');
   const keys = db.collection<SigningKeyDoc>('signing_keys');
+  const index = createSubscriptionIndex(db);
 
   const keyDoc = (subscription: Pick<SubscriptionDoc, '_id' | 'integratorId'>, key: NewSigningKey, now: Date) =>
     ({
@@ -44,6 +46,7 @@ export function createSubscriptionsRepo(db: Db) {
   return {
     collection: subscriptions,
     keys,
+    index,
 
     /** By id, deleted ones included, across integrators: for the worker. */
     async findById(id: string): Promise<SubscriptionDoc | null> {
@@ -62,20 +65,24 @@ export function createSubscriptionsRepo(db: Db) {
 
     /**
      * The fan-out targets of a lifecycle event: the integrator's enabled, live subscriptions to its type that
-     * existed when the event was stored (a subscription made later does not receive older events).
+     * existed when the event was stored (a subscription made later does not receive older events), each with the
+     * version matched. One read by `_id`: the integrator's subscription index.
      */
-    async findMatching(event: Pick<EventDoc, 'integratorId' | 'eventType' | 'createdAt'>): Promise<SubscriptionDoc[]> {
+    async findMatching(
+      event: Pick<EventDoc, 'integratorId' | 'eventType' | 'createdAt'>,
+    ): Promise<{ id: string; version: number }[]> {
       // History-only types (customer.deleted, …) and webhook.test are not subscribable: nobody receives them.
-      if (!isSubscribable(event.eventType)) return [];
-      return await subscriptions
-        .find({
-          integratorId: event.integratorId,
-          status: 'enabled',
-          deletedAt: null,
-          createdAt: { $lte: event.createdAt },
-          eventTypes: { $in: ['all', event.eventType] },
-        })
-        .toArray();
+      const type = event.eventType;
+      if (!isSubscribable(type)) return [];
+      return Object.entries(await index.entries(event.integratorId))
+        .filter(([, e]) => e.status === 'enabled' && e.createdAt <= event.createdAt)
+        .filter(([, e]) => e.eventTypes === 'all' || e.eventTypes.includes(type))
+        .map(([id, e]) => ({ id, version: e.version }));
+    },
+
+    /** How many live (not deleted) subscriptions the integrator has: its subscription quota. */
+    async countLive(integratorId: string): Promise<number> {
+      return await subscriptions.countDocuments({ integratorId, deletedAt: null });
     },
 
     /**
@@ -96,8 +103,10 @@ export function createSubscriptionsRepo(db: Db) {
         createdAt: now,
         updatedAt: now,
         deletedAt: null,
+        version: 0,
       };
       await subscriptions.insertOne(subscription);
+      await index.put(subscription);
       return { subscription, keys: [signingKey] };
     },
 
@@ -133,19 +142,24 @@ export function createSubscriptionsRepo(db: Db) {
       changes: SubscriptionChanges,
       now = new Date(),
     ): Promise<SubscriptionDoc | null> {
-      return await subscriptions.findOneAndUpdate(
+      const updated = await subscriptions.findOneAndUpdate(
         live(integratorId, id),
-        { $set: { ...changes, updatedAt: now } },
+        { $set: { ...changes, updatedAt: now }, $inc: { version: 1 } },
         { returnDocument: 'after' },
       );
+      if (updated) await index.put(updated);
+      return updated;
     },
 
     /** Marks a live subscription deleted; false when there was none. The record and its keys stay. */
     async softDelete(integratorId: string, id: string, now = new Date()): Promise<boolean> {
-      const result = await subscriptions.updateOne(live(integratorId, id), {
-        $set: { deletedAt: now, updatedAt: now },
-      });
-      return result.matchedCount === 1;
+      const deleted = await subscriptions.findOneAndUpdate(
+        live(integratorId, id),
+        { $set: { deletedAt: now, updatedAt: now }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      );
+      if (deleted) await index.put(deleted);
+      return deleted !== null;
     },
 
     /**
@@ -159,10 +173,11 @@ export function createSubscriptionsRepo(db: Db) {
       for (let tries = 0; replaced && tries < MAX_ROTATION_TRIES; tries++) {
         const rotated = await subscriptions.findOneAndUpdate(
           { ...live(current.integratorId, current._id), activeKeyId: replaced.activeKeyId },
-          { $set: { activeKeyId: key.id, updatedAt: now } },
+          { $set: { activeKeyId: key.id, updatedAt: now }, $inc: { version: 1 } },
           { returnDocument: 'after' },
         );
         if (rotated) {
+          await index.put(rotated);
           await keys.updateOne(
             { _id: replaced.activeKeyId, status: 'active' },
             { $set: { status: 'inactive', deactivatedAt: now } },

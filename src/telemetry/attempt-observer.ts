@@ -11,11 +11,15 @@ export interface DeliveryLogContext {
   readonly attemptNumber: number;
 }
 
+/** A first attempt that did not find its event at once: found after waiting, or not yet (an activity retry). */
+export type EventWait = 'stored_late' | 'not_stored';
+
 export interface AttemptObserver {
   /** Just before the POST; `scheduledAt` (null: not on the schedule, e.g. a manual retry) yields a lag sample. */
   started(ctx: DeliveryLogContext, scheduledAt: Date | null, firstAttempt: boolean): void;
   made(ctx: DeliveryLogContext, attempt: { outcome: string; statusCode: number | null; latencyMs: number }): void;
   finished(ctx: DeliveryLogContext, status: string, terminalReason: string | null): void;
+  eventWaited(ctx: DeliveryLogContext, result: EventWait): void;
 }
 
 type InfoLogger = { info(obj: object, msg: string): void };
@@ -40,6 +44,10 @@ export function createAttemptObserver(deps: {
     finished(ctx, status, terminalReason) {
       metrics.deliveryFinished(status, terminalReason);
       logger.info({ ...ctx, status, terminalReason }, 'delivery finished');
+    },
+    eventWaited(ctx, result) {
+      metrics.eventWaited(result);
+      logger.info({ ...ctx, result }, 'first attempt waited for its event');
     },
   };
 }

@@ -2,30 +2,21 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { FanOut } from '../delivery/fan-out.js';
 import type { WebhookHttpClient } from '../net/http-client.js';
-import type { HeraldMetrics } from './metrics.js';
 import { currentTracing, heraldTracer } from './tracing.js';
 
 /**
- * Counts deliveries created and observes the hand-off lag (event ingest → hand-off complete). A hand-off run
- * again after a crash counts its matching subscriptions again: `created` may over-count only then.
+ * The hand-off (one workflow start per matching subscription, before the event is stored) as a span. The route
+ * counts the deliveries, once the event is stored as new: a re-submission starts nothing twice.
  */
-export function instrumentFanOut(
-  fanOut: FanOut,
-  metrics: HeraldMetrics,
-  source: 'api' | 'sweeper',
-  now: () => number = Date.now,
-): FanOut {
+export function traceFanOut(fanOut: FanOut): FanOut {
   return {
     handOff: (event) =>
       heraldTracer().startActiveSpan(
         'herald.hand-off',
-        { attributes: { 'herald.event_id': event._id, 'herald.hand_off.source': source } },
+        { attributes: { 'herald.event_id': event._id } },
         async (span) => {
           try {
             const count = await fanOut.handOff(event);
-            metrics.deliveriesCreated(count);
-            metrics.handOff(source, (now() - event.createdAt.getTime()) / 1000);
-            if (source === 'sweeper') metrics.sweeperRepaired();
             span.setAttribute('herald.deliveries', count);
             return count;
           } catch (err) {

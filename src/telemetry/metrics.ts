@@ -26,8 +26,8 @@ export interface HeraldMetrics {
   deliveryFinished(status: string, terminalReason: string | null): void;
   attemptMade(outcome: string, statusCode: number | null, seconds: number): void;
   deliveryLag(kind: LagKind, seconds: number): void;
-  handOff(source: 'api' | 'sweeper', lagSeconds: number): void;
-  sweeperRepaired(): void;
+  /** A first attempt that did not find its event at once (the API stores it after starting the workflows). */
+  eventWaited(result: 'stored_late' | 'not_stored'): void;
   authFailed(reason: string): void;
   httpRequest(method: string, route: string, statusCode: number, seconds: number): void;
 }
@@ -39,8 +39,7 @@ export const disabledMetrics: HeraldMetrics = {
   deliveryFinished: () => undefined,
   attemptMade: () => undefined,
   deliveryLag: () => undefined,
-  handOff: () => undefined,
-  sweeperRepaired: () => undefined,
+  eventWaited: () => undefined,
   authFailed: () => undefined,
   httpRequest: () => undefined,
 };
@@ -53,7 +52,7 @@ export function createHeraldMetrics(options: { defaultMetrics?: boolean } = {}):
   const events = new Counter({ name: 'herald_events_ingested_total', help: 'Events stored', registers });
   const created = new Counter({
     name: 'herald_deliveries_created_total',
-    help: 'Deliveries handed to delivery (one per matching subscription of a handed-off event)',
+    help: 'Delivery workflows started for newly stored events (one per matching subscription)',
     registers,
   });
   const finished = new Counter({
@@ -82,16 +81,10 @@ export function createHeraldMetrics(options: { defaultMetrics?: boolean } = {}):
     buckets: LAG_BUCKETS,
     registers,
   });
-  const handOffLag = new Histogram({
-    name: 'herald_handoff_lag_seconds',
-    help: 'Event ingest to completed hand-off (deliveries created and workflows started), by who completed it',
-    labelNames: ['source'] as const,
-    buckets: LAG_BUCKETS,
-    registers,
-  });
-  const repairs = new Counter({
-    name: 'herald_sweeper_repairs_total',
-    help: 'Events whose interrupted hand-off the sweeper completed',
+  const eventWaits = new Counter({
+    name: 'herald_first_attempt_event_waits_total',
+    help: 'First attempts that did not find their event at once: stored_late (found after waiting), not_stored (retried)',
+    labelNames: ['result'] as const,
     registers,
   });
   const authFailures = new Counter({
@@ -118,8 +111,7 @@ export function createHeraldMetrics(options: { defaultMetrics?: boolean } = {}):
       attemptSeconds.observe({ outcome: word(outcome) }, seconds);
     },
     deliveryLag: (kind, seconds) => lag.observe({ attempt: kind }, Math.max(0, seconds)),
-    handOff: (source, lagSeconds) => handOffLag.observe({ source }, Math.max(0, lagSeconds)),
-    sweeperRepaired: () => repairs.inc(),
+    eventWaited: (result) => eventWaits.inc({ result }),
     authFailed: (reason) => authFailures.inc({ reason: word(reason) }),
     httpRequest: (method, route, statusCode, seconds) =>
       http.observe({ method, route, status_code: String(statusCode) }, seconds),

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
+import { integratorScope } from '../../src/api/scopes/integrator-scope.js';
 import { testConfig } from './env.js';
 
 /**
  * The real app over the test bed's servers, with a private database; drop it with `closeTestApp`.
- * `extraRoutes` registers test-only routes before the app is ready (they get the same hooks as real ones).
+ * `extraRoutes` registers test-only routes in an integrator scope before the app is ready (guarded like real ones).
  * `logStream` receives the app's log lines, written as in production (LOG_LEVEL, redaction); else none are.
  */
 export async function buildTestApp(
@@ -16,7 +17,7 @@ export async function buildTestApp(
 ): Promise<{ app: FastifyInstance; config: Config }> {
   const config = testConfig(overrides);
   const app = await buildApp({ config, ...(logStream ? { logStream } : { logger: false }) });
-  extraRoutes?.(app);
+  if (extraRoutes) await app.register(integratorScope, { routes: [async (scope) => extraRoutes(scope)] });
   await app.ready();
   return { app, config };
 }

@@ -9,7 +9,7 @@ import type { Store } from '../../src/store/index.js';
 import { signedInput, WebhookVerifier } from '../../src/receiver/index.js';
 import type { RecordedRequest } from './receiver.js';
 
-/** A stored lifecycle event as ingestion makes it (fanoutAt null: not handed off yet). */
+/** A lifecycle event in its stored form, as ingestion makes it. */
 export function lifecycleEvent(integratorId: string, eventType: LifecycleEventType = 'customer.created'): EventDoc {
   const fields = {
     id: randomUUID(),
@@ -65,6 +65,7 @@ export async function seedSubscription(
     ...fields,
   };
   await store.subscriptions.collection.insertOne(subscription);
+  await store.subscriptions.index.put(subscription); // as the repository does: ingestion matches through the index
   return { subscription, publicKey: key.publicKeyHex };
 }
 

@@ -24,6 +24,8 @@ export interface DeliveryStack {
   readonly answers: Map<string, number>;
   readonly alice: TestIntegrator;
   readonly admin: HeraldAdminClient;
+  /** The API's address (real HTTP on loopback). */
+  readonly baseUrl: string;
   requestsTo(path: string): RecordedRequest[];
   /** Creates a subscription through the API, to `https://<host>:<receiver port><path>`. */
   subscribe(path: string, eventTypes?: SubscribableEventType[], host?: string, port?: number): Promise<Subscription>;
@@ -40,6 +42,8 @@ export interface DeliveryStackOptions {
   readonly logStream?: DestinationStream;
   /** The Temporal SDK's logger, installed with the runtime (once per process). */
   readonly temporalLogger?: TemporalLogger;
+  /** The worker's logger (default: a pino logger on `logStream`, else pino on stdout). */
+  readonly workerLogger?: NonNullable<Parameters<typeof createWorkerRuntime>[1]>['logger'];
 }
 
 let runtimeInstalled = false;
@@ -65,10 +69,9 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     ...config,
     HERALD_DNS_STATIC: { ...config.HERALD_DNS_STATIC, 'rebind.example.com': ['10.0.0.5'] },
   });
-  const runtime = await createWorkerRuntime(
-    workerConfig,
-    options.logStream ? { logger: pino({ level: config.LOG_LEVEL }, options.logStream) } : {},
-  );
+  const workerLogger =
+    options.workerLogger ?? (options.logStream ? pino({ level: config.LOG_LEVEL }, options.logStream) : undefined);
+  const runtime = await createWorkerRuntime(workerConfig, workerLogger ? { logger: workerLogger } : {});
   const running = runtime.run();
   const baseUrl = await listen(app);
   const alice = await registerIntegrator(app, baseUrl, 'alice');
@@ -81,6 +84,7 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     answers,
     alice,
     admin,
+    baseUrl,
     requestsTo: (path) => receiver.requests.filter((r) => r.url === path),
     subscribe: (path, eventTypes, host = 'hooks.example.com', port = receiver.port) =>
       alice.client.createSubscription({ url: `https://${host}:${port}${path}`, ...(eventTypes ? { eventTypes } : {}) }),

@@ -16,6 +16,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     HERALD_ADMIN_TOKEN: 'test-admin-token-0123456789', // = ADMIN_TOKEN of test/helpers/integrators.ts
     HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
     HERALD_CURSOR_SECRET: randomBytes(32).toString('base64'),
+    // Tests send many bad credentials from one address; the failure limit has its own test (auth-limits).
+    HERALD_AUTH_FAILURE_LIMIT: '100000',
     // No scrape listeners on fixed ports: test files run side by side (metrics tests pass ports of their own).
     HERALD_METRICS_PORT: 'off',
     HERALD_WORKER_METRICS_PORT: 'off',

@@ -47,7 +47,7 @@ export interface SeedSpec {
 
 /** An event document as ingestion stores it, with a chosen createdAt (for deterministic ordering tests). */
 export function seedDoc(spec: SeedSpec, i = 0): EventDoc {
-  const doc = newEventDoc(
+  return newEventDoc(
     {
       id: randomUUID(),
       eventType: spec.eventType ?? lifecycleEventTypes[i % lifecycleEventTypes.length]!,
@@ -66,5 +66,4 @@ export function seedDoc(spec: SeedSpec, i = 0): EventDoc {
     },
     spec.createdAt,
   );
-  return { ...doc, fanoutAt: spec.createdAt };
 }

@@ -11,6 +11,7 @@ import type { DeliveryDoc, SubscriptionDoc } from '../../src/store/documents.js'
 import { createStore } from '../../src/store/index.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
 import { createMongo } from '../../src/store/mongo.js';
+import type { Actor } from '../../src/domain/delivery-vocabulary.js';
 import type { AttemptInput } from '../../workflows/types.js';
 import { assertSignedDelivery, lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
 import { testConfig } from '../helpers/env.js';
@@ -26,7 +27,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
   const vault = createKeyVault(loadMasterKey(config).key);
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: 'Herald-test' });
   // Called outside a worker: every call counts as a retry, so the recorded-attempt check always runs.
-  const { attemptDelivery } = createActivities({ store, vault, http, retried: () => true });
+  const { attemptDelivery } = createActivities({ store, vault, http, activityAttempt: () => 2 });
   const integratorId = randomUUID();
   let receiver: HttpsReceiver;
 
@@ -57,13 +58,15 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     });
     return { delivery, ...seeded };
   }
-  const input = (delivery: DeliveryDoc, attemptNumber: number, more: Partial<AttemptInput> = {}): AttemptInput => ({
-    deliveryId: delivery._id,
-    attemptNumber,
-    actor: 'system',
-    retryInSeconds: 30,
-    ...more,
-  });
+  /** The workflow's input: followSchedule (default true), or the pre-rule shape `{ retryInSeconds }`. */
+  const input = (
+    delivery: DeliveryDoc,
+    attemptNumber: number,
+    more: { actor?: Actor } & ({ followSchedule?: boolean } | { retryInSeconds: number | null }) = {},
+  ): AttemptInput => {
+    const base = { deliveryId: delivery._id, attemptNumber, actor: 'system' as Actor };
+    return 'retryInSeconds' in more ? { ...base, ...more } : { ...base, followSchedule: true, ...more };
+  };
 
   it('signs and POSTs the stored body, records the attempt and marks the delivery succeeded', async () => {
     receiver.respond(() => ({ status: 204 }));
@@ -113,30 +116,39 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     const again = await attemptDelivery(input(delivery, 1));
     assert.deepEqual(again, first);
     assert.equal(receiver.requests.length, count);
-    assert.equal(await store.deliveries.attempts.countDocuments({ deliveryId: delivery._id }), 1);
+    assert.deepEqual(Object.keys((await store.deliveries.findById(delivery._id))?.attempts ?? {}), ['1']);
   });
 
-  it('on a retry, writes the effect of an attempt recorded before the delivery update was lost, sending nothing', async () => {
+  it('on a retry, writes the effect of an attempt already recorded again, sending nothing', async () => {
     const { delivery, subscription } = await newDelivery();
     const recordedAt = new Date(Date.now() - 5_000);
-    await store.deliveries.recordAttempt({
-      _id: randomUUID(),
-      integratorId,
-      deliveryId: delivery._id,
-      attemptNumber: 1,
-      outcome: 'http_error',
-      statusCode: 500,
-      error: null,
-      latencyMs: 12,
-      responseSummary: { status: 500, headers: {}, body: 'down', truncated: false },
-      signedAt: recordedAt,
-      signedTimestamp: String(Math.floor(recordedAt.getTime() / 1000)),
-      signingKeyId: subscription.activeKeyId,
-      actor: 'system',
-      address: '127.0.0.1',
-      createdAt: recordedAt,
-    });
+    // The attempt alone, as if its effect had been lost (one write records both now; the retry must not depend on it).
+    await store.deliveries.collection.updateOne(
+      { _id: delivery._id },
+      {
+        $set: {
+          'attempts.1': {
+            _id: randomUUID(),
+            integratorId,
+            deliveryId: delivery._id,
+            attemptNumber: 1,
+            outcome: 'http_error',
+            statusCode: 500,
+            error: null,
+            latencyMs: 12,
+            responseSummary: { status: 500, headers: {}, body: 'down', truncated: false },
+            signedAt: recordedAt,
+            signedTimestamp: String(Math.floor(recordedAt.getTime() / 1000)),
+            signingKeyId: subscription.activeKeyId,
+            actor: 'system',
+            address: '127.0.0.1',
+            createdAt: recordedAt,
+          },
+        },
+      },
+    );
     const count = receiver.requests.length;
+    // An input in the pre-rule shape (a run started before the rule, continued by this worker) settles the same.
     const result = await attemptDelivery(input(delivery, 1, { retryInSeconds: 30 }));
     assert.deepEqual([result.outcome, result.deliveryStatus], ['http_error', 'pending']);
     assert.equal(receiver.requests.length, count, 'not sent again');
@@ -152,9 +164,10 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     receiver.respond(() => ({ status: 500, body: 'x'.repeat(10_000) }));
     const { delivery } = await newDelivery();
     const t0 = Date.now();
-    const first = await attemptDelivery(input(delivery, 1, { retryInSeconds: 30 }));
+    const first = await attemptDelivery(input(delivery, 1));
     assert.equal(first.outcome, 'http_error');
     assert.equal(first.deliveryStatus, 'pending');
+    assert.equal(first.retryInSeconds, 30, 'the attempt rule answers the wait');
     let stored = await store.deliveries.findById(delivery._id);
     assert.equal(stored?.status, 'pending');
     const due = stored?.nextAttemptAt?.getTime() ?? 0;
@@ -162,7 +175,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     assert.equal(stored?.lastResponseSummary?.truncated, true, 'only a bounded part of the body is kept');
 
     receiver.respond(() => ({ status: 302, headers: { location: 'https://127.0.0.1/' } }));
-    const last = await attemptDelivery(input(delivery, 2, { retryInSeconds: null }));
+    const last = await attemptDelivery(input(delivery, 2, { followSchedule: false }));
     assert.equal(last.outcome, 'http_error', 'a redirect is a failure, never followed');
     assert.equal(last.deliveryStatus, 'failed');
     stored = await store.deliveries.findById(delivery._id);
@@ -184,7 +197,9 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     assert.equal(receiver.connections, connections);
     const attempt = await store.deliveries.findAttempt(delivery._id, 1);
     assert.equal(attempt?.address, null);
-    assert.match(attempt?.error ?? '', /non_public_address|10\.0\.0\.5/);
+    // Attempts are shown to the integrator: the error names the rule, never the internal address.
+    assert.match(attempt?.error ?? '', /resolves to a non-public address/);
+    assert.doesNotMatch(attempt?.error ?? '', /10\.0\.0\.5/);
   });
 
   it('cancels without a request when the subscription is deleted, or disabled for a scheduled attempt', async () => {
@@ -199,7 +214,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
     assert.equal(r2.outcome, 'cancelled');
     assert.equal((await store.deliveries.findById(disabled.delivery._id))?.terminalReason, 'subscription_disabled');
     assert.equal(receiver.requests.length, count, 'no request made');
-    assert.equal(await store.deliveries.attempts.countDocuments({ deliveryId: disabled.delivery._id }), 0);
+    assert.equal((await store.deliveries.findById(disabled.delivery._id))?.attempts, undefined);
 
     receiver.respond(() => ({ status: 204 }));
     const manual = await newDelivery({ status: 'disabled' });
@@ -210,7 +225,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
   it('leaves a delivery cancelled while its attempt was in flight cancelled', async () => {
     const { delivery } = await newDelivery();
     receiver.respond(async () => {
-      await store.deliveries.cancel(delivery._id, 'subscription_deleted', new Date());
+      await store.deliveries.cancel(delivery, 'subscription_deleted', new Date());
       return { status: 500 };
     });
     const result = await attemptDelivery(input(delivery, 1));
@@ -223,7 +238,7 @@ describe('attemptDelivery activity (real MongoDB-wire server, real HTTPS receive
 
   it('fails for a delivery that does not exist, as a non-retryable DeliveryNotFound', async () => {
     await assert.rejects(
-      attemptDelivery({ deliveryId: randomUUID(), attemptNumber: 1, actor: 'system', retryInSeconds: 30 }),
+      attemptDelivery({ deliveryId: randomUUID(), attemptNumber: 1, actor: 'system', followSchedule: true }),
       (err: unknown) => err instanceof Error && (err as { type?: string }).type === 'DeliveryNotFound',
     );
   });

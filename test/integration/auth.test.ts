@@ -166,17 +166,26 @@ describe('integrator authentication (real app)', () => {
   });
 
   it('answers 413 and 415 before authentication: the body is refused before it is read or verified', async () => {
+    // Headers that cannot be a credential end at 401 before the body is even read.
+    const bare = await app.inject({
+      method: 'POST',
+      url: '/v1/echo/x',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x'.repeat(300 * 1024),
+    });
+    assert.deepEqual(bare.json(), UNAUTHORIZED);
+    const shaped = { 'x-pubkey': acme.pubkey, 'x-timestamp': '1', 'x-signature': `0x${'30'.repeat(40)}` };
     const big = await app.inject({
       method: 'POST',
       url: '/v1/echo/x',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...shaped },
       payload: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }),
     });
     assert.deepEqual([big.statusCode, big.json<{ error: string }>().error], [413, 'payload_too_large']);
     const text = await app.inject({
       method: 'POST',
       url: '/v1/echo/x',
-      headers: { 'content-type': 'text/plain' },
+      headers: { 'content-type': 'text/plain', ...shaped },
       payload: 'hello',
     });
     assert.deepEqual([text.statusCode, text.json<{ error: string }>().error], [415, 'unsupported_media_type']);

@@ -2,12 +2,12 @@
 // through the integrator API, signed, retried by hand, blocked on DNS rebinding, cancelled by a DELETE.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSweeper } from '../../src/delivery/sweeper.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import { assertSignedDelivery, eventually, lifecycleEvent } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 import { startHttpsReceiver, type RecordedRequest } from '../helpers/receiver.js';
+import { eventsOfType } from '../helpers/temporal.js';
 
 describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
   let s: DeliveryStack;
@@ -48,7 +48,6 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
     assert.deepEqual(deliveries.map((d) => d.subscriptionId).sort(), [all.id, listed.id].sort());
     assert.equal(s.requestsTo('/other').length, 0);
     assert.deepEqual(await s.deliveriesOf(eventId, other.id), []);
-    assert.ok((await s.app.store.events.findById(eventId))?.fanoutAt, 'hand-off marked complete');
   });
 
   it('retries by hand at once, keeps the body byte-identical, and re-runs a terminal delivery once', async () => {
@@ -86,8 +85,11 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
     for (const body of bodies) assert.ok(body.equals(bodies[0]!), 'byte-identical on every attempt');
 
     const handle = s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(first.id));
-    const description = await handle.describe();
-    assert.equal(description.typedSearchAttributes.get(searchAttributes.deliveryStatus), 'succeeded');
+    // The record is written by the activity, the search attributes by the workflow task after it: wait for those.
+    const description = await eventually(async () => {
+      const d = await handle.describe();
+      return d.typedSearchAttributes.get(searchAttributes.deliveryStatus) === 'succeeded' ? d : undefined;
+    });
     assert.equal(description.typedSearchAttributes.get(searchAttributes.attemptCount), 4);
     assert.equal(description.typedSearchAttributes.get(searchAttributes.subscriptionId), subscription.id);
   });
@@ -116,23 +118,33 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
     await s.alice.client.deleteSubscription(subscription.id);
     const handle = s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(pending.id));
     assert.deepEqual(await handle.result(), { status: 'cancelled', attempts: 1 });
+    // Ended by the cancel signal itself: no activity was scheduled to discover the cancellation.
+    const events = (await handle.fetchHistory()).events;
+    assert.equal(eventsOfType(events, 'activityTaskScheduledEventAttributes').length, 1);
+    const signals = eventsOfType(events, 'workflowExecutionSignaledEventAttributes');
+    assert.deepEqual(
+      signals.map((e) => e.workflowExecutionSignaledEventAttributes?.signalName),
+      ['cancel'],
+    );
+    assert.equal((await handle.describe()).typedSearchAttributes.get(searchAttributes.deliveryStatus), 'cancelled');
     const record = await s.app.store.deliveries.findById(pending.id);
     assert.equal(record?.status, 'cancelled');
     assert.equal(record?.terminalReason, 'subscription_deleted');
     assert.equal(s.requestsTo('/deleted').length, 1, 'no request after the DELETE');
   });
 
-  it('sweeps an event whose hand-off never ran: its delivery is made once', async () => {
-    const subscription = await s.subscribe('/swept', ['customer.rejected']);
+  it('delivers once an event whose workflow started before it was stored (the API died in between)', async () => {
+    const subscription = await s.subscribe('/late-event', ['customer.rejected']);
     const event = lifecycleEvent(s.alice.integratorId, 'customer.rejected');
-    await s.app.store.events.insertOnce(event); // stored, then "the API died" before the hand-off
-    const sweeper = createSweeper({ store: s.app.store, fanOut: s.app.fanOut, graceMs: 0 });
-    assert.ok((await sweeper.sweepOnce(new Date(Date.now() + 1000))) >= 1);
-    await eventually(() => (s.requestsTo('/swept').length === 1 ? true : undefined));
-    assert.equal(await sweeper.sweepOnce(new Date(Date.now() + 1000)), 0, 'marked handed off');
-    await s.app.fanOut.handOff(event); // a late repeat (re-submission) changes nothing
-    assert.equal((await s.deliveriesOf(event._id, subscription.id)).length, 1);
+    await s.app.fanOut.handOff(event); // the workflows are started, then "the API died" before storing the event
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(s.requestsTo('/late-event').length, 0, 'nothing is sent for an event that is not stored');
+    await s.app.store.events.insertOnce(event); // the producer's re-submission stores it
+    await s.app.fanOut.handOff(event); // and hands it off again, which starts nothing twice
+    await eventually(() => (s.requestsTo('/late-event').length === 1 ? true : undefined));
+    const [delivery] = await s.deliveriesOf(event._id, subscription.id);
+    assert.equal(delivery?.status, 'succeeded');
     await new Promise((r) => setTimeout(r, 500));
-    assert.equal(s.requestsTo('/swept').length, 1, 'delivered once');
+    assert.equal(s.requestsTo('/late-event').length, 1, 'delivered once');
   });
 });

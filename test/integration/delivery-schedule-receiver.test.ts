@@ -1,6 +1,7 @@
 // The whole delivery — real workflow, real activity, real MongoDB-wire server, real HTTPS receiver — on the
 // time-skipping server: the retry schedule as the receiver sees it, in workflow time read from the history.
-// HERALD_RECORD_HISTORIES=1 npm test -- <this file> re-records the replay fixture cancelled-after-delete.
+// HERALD_RECORD_HISTORIES=1 npm test -- <this file> records the replay fixture
+// ruled-cancelled-at-next-attempt (once: recorded fixtures are never overwritten).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,8 @@ import { loadMasterKey } from '../../src/crypto/master-key.js';
 import { startDeliveryWorkflow } from '../../src/delivery/start-delivery.js';
 import { createWebhookHttpClient } from '../../src/net/http-client.js';
 import { callbackUrlPolicyFromConfig } from '../../src/net/policy-from-config.js';
+import { attemptsOf } from '../../src/store/deliveries-repo.js';
+import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import { createStore } from '../../src/store/index.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
 import { createMongo } from '../../src/store/mongo.js';
@@ -81,25 +84,30 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
     });
     if (whileFirstAttempt) duringFirst.set(path, () => whileFirstAttempt(subscription._id));
     const event = lifecycleEvent(integratorId);
-    await store.events.insertOnce(event);
-    const delivery = await store.deliveries.createOnce({
-      integratorId,
-      subscriptionId: subscription._id,
+    // As the fan-out does it: the workflow first, then the event; the first attempt's record creates the delivery.
+    const deliveryId = deliveryIdOf(event._id, subscription._id);
+    await startDeliveryWorkflow(env.client, config.TEMPORAL_TASK_QUEUE, {
+      deliveryId,
       eventId: event._id,
+      subscriptionId: subscription._id,
+      subscriptionVersion: 0,
+      integratorId,
       eventType: event.eventType,
+      createdAt: event.createdAt.toISOString(),
     });
-    await startDeliveryWorkflow(env.client, config.TEMPORAL_TASK_QUEUE, delivery);
-    const handle = env.client.workflow.getHandle(deliveryWorkflowId(delivery._id));
+    await store.events.insertOnce(event);
+    const handle = env.client.workflow.getHandle(deliveryWorkflowId(deliveryId));
     const result: unknown = await handle.result();
     const history = await handle.fetchHistory();
-    if (process.env.HERALD_RECORD_HISTORIES && whileFirstAttempt) await writeHistory('cancelled-after-delete', history);
+    if (process.env.HERALD_RECORD_HISTORIES && whileFirstAttempt)
+      await writeHistory('ruled-cancelled-at-next-attempt', history);
     const events = history.events;
     const start = timestampMs(eventsOfType(events, 'workflowExecutionStartedEventAttributes')[0]?.eventTime);
     const offsets = eventsOfType(events, 'activityTaskScheduledEventAttributes').map(
       (e) => (timestampMs(e.eventTime) - start) / 1000,
     );
     const requests = receiver.requests.filter((r) => r.url === path);
-    return { result, offsets, requests, record: await store.deliveries.findById(delivery._id), event };
+    return { result, offsets, requests, record: await store.deliveries.findById(deliveryId), event };
   }
 
   it('a receiver that always fails sees exactly 7 attempts on the schedule, then the delivery is failed', async () => {
@@ -123,7 +131,7 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
     assert.equal(record?.status, 'succeeded');
     assert.equal(record?.attemptCount, 4);
     assert.equal(record?.lastResponseSummary?.status, 204);
-    const attempts = await store.deliveries.listAttempts(record?._id ?? '');
+    const attempts = attemptsOf(record ?? {});
     assert.deepEqual(
       attempts.map((a) => [a.attemptNumber, a.outcome, a.statusCode]),
       [

@@ -1,6 +1,6 @@
 // The delivery workflow's schedule on the time-skipping server: the real workflow code, a scripted fake receiver as
 // its activity. Times and timer durations are read from the recorded history.
-// Re-record the replay fixtures: HERALD_RECORD_HISTORIES=1 npm test -- test/integration/delivery-schedule.test.ts
+// Record new replay fixtures (never re-records one): HERALD_RECORD_HISTORIES=1 npm test -- test/integration/delivery-schedule.test.ts
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -8,48 +8,29 @@ import { fileURLToPath } from 'node:url';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import type { Activities } from '../../activities/index.js';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import {
   attemptResultUpdate,
+  cancelSignal,
   deliveryStateQuery,
   deliveryWorkflowId,
   retryNowSignal,
 } from '../../workflows/messages.js';
-import { RETRY_DELAYS_SECONDS } from '../../workflows/schedule.js';
+import { RETRY_DELAYS_SECONDS } from '../../src/domain/retry-schedule.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import { initialSearchAttributes } from '../../workflows/start-options.js';
-import type { AttemptInput, AttemptOutcome, AttemptResult, DeliveryWorkflowInput } from '../../workflows/types.js';
+import type { DeliveryWorkflowInput } from '../../workflows/types.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
 import { requireEnv } from '../helpers/env.js';
+import { createFakeDeliveryActivities, failsThenSucceeds } from '../helpers/fake-delivery.js';
 import { durationSeconds, eventsOfType, timestampMs } from '../helpers/temporal.js';
 import { assertOffsets, registerSearchAttributes } from '../helpers/time-skipping.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
-type Receiver = (attemptNumber: number) => AttemptOutcome | Promise<AttemptOutcome>;
-const alwaysFails: Receiver = () => 'http_error';
-function failsThenSucceeds(failures: number): Receiver {
-  return (n) => (n > failures ? 'succeeded' : 'http_error');
-}
-
-const receivers = new Map<string, Receiver>();
-const calls = new Map<string, AttemptInput[]>();
+const { activities, receivers, calls, records } = createFakeDeliveryActivities();
 const taskQueue = 'delivery-schedule';
 const searchContext = { subscriptionId: 'sub-1', eventType: 'customer.created', integratorId: 'int-1' };
-
-/** The fake activity: asks the scripted receiver, then answers as the real one would. */
-const activities: Pick<Activities, 'attemptDelivery'> = {
-  async attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
-    calls.set(input.deliveryId, [...(calls.get(input.deliveryId) ?? []), input]);
-    const outcome = await (receivers.get(input.deliveryId) ?? alwaysFails)(input.attemptNumber);
-    const statusCode = outcome === 'succeeded' ? 204 : outcome === 'http_error' ? 500 : null;
-    const settled = outcome === 'succeeded' || outcome === 'cancelled';
-    const deliveryStatus = settled ? outcome : input.retryInSeconds === null ? 'failed' : 'pending';
-    const n = input.attemptNumber;
-    return { attemptId: `a-${n}`, attemptNumber: n, outcome, statusCode, deliveryStatus };
-  },
-};
 
 function newInput(overrides: Partial<DeliveryWorkflowInput> = {}): DeliveryWorkflowInput {
   return { deliveryId: randomUUID(), firstAttemptNumber: 1, actor: 'system', followSchedule: true, ...overrides };
@@ -67,14 +48,14 @@ function startOptions(input: DeliveryWorkflowInput) {
 /** Attempt times (s after the workflow started), timer durations (s) and cancelled timers, from the history. */
 async function timeline(handle: WorkflowHandle, record?: string) {
   const history = await handle.fetchHistory();
-  if (record && process.env.HERALD_RECORD_HISTORIES) await writeHistory(record, history);
+  if (record && process.env.HERALD_RECORD_HISTORIES) await writeHistory(record, history); // new fixtures only
   const events = history.events;
   const startMs = timestampMs(eventsOfType(events, 'workflowExecutionStartedEventAttributes')[0]?.eventTime);
   return {
     startMs,
-    attemptsAt: eventsOfType(events, 'activityTaskScheduledEventAttributes').map(
-      (e) => (timestampMs(e.eventTime) - startMs) / 1000,
-    ),
+    attemptsAt: eventsOfType(events, 'activityTaskScheduledEventAttributes')
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'attemptDelivery')
+      .map((e) => (timestampMs(e.eventTime) - startMs) / 1000),
     timers: eventsOfType(events, 'timerStartedEventAttributes').map((e) =>
       durationSeconds(e.timerStartedEventAttributes?.startToFireTimeout),
     ),
@@ -135,7 +116,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
     assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 4 });
 
-    const { attemptsAt, timers } = await timeline(handle, 'succeeds-after-3-failures');
+    const { attemptsAt, timers } = await timeline(handle, 'ruled-succeeds-after-3-failures');
     assertOffsets(attemptsAt, [0, 30, 90, 390]);
     assert.deepEqual(timers, [30, 60, 300]);
     assert.equal(calls.get(input.deliveryId)?.length, 4);
@@ -157,7 +138,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     await handle.signal(retryNowSignal);
     assert.deepEqual(await handle.result(), { status: 'failed', attempts: 7 });
 
-    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'always-fails-with-retry-now');
+    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'ruled-always-fails-with-retry-now');
     assert.equal(attemptsAt.length, 7);
     const sixth = attemptsAt[5] ?? Number.NaN;
     assert.ok(sixth >= 2760 && sixth < 2800, `6th attempt at +${sixth} s, the 2 h timer would fire at +9390 s`);
@@ -200,6 +181,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
 
   it('honours a retryNow that arrives during the last attempt of a run: one more attempt at once', async () => {
     const input = newInput({ actor: 'manual', followSchedule: false });
+    records.set(input.deliveryId, { attemptCount: 0, status: 'failed' }); // a terminal delivery, re-run by hand
     let release = (): void => {};
     let started = (): void => {};
     const attemptStarted = new Promise<void>((resolve) => (started = resolve));
@@ -216,7 +198,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     await waitForWorkflowTaskAfterSignal(handle);
     release();
     assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
-    await timeline(handle, 'retry-during-last-attempt');
+    await timeline(handle, 'ruled-retry-during-last-attempt');
     const made = calls.get(input.deliveryId)?.map((i) => `${i.attemptNumber} ${i.actor} ${i.retryInSeconds}`);
     assert.deepEqual(made, ['1 manual null', '2 manual null']);
   });
@@ -238,11 +220,11 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     const handle = env.client.workflow.getHandle(deliveryWorkflowId(input.deliveryId), signaledRunId);
     assert.deepEqual(await handle.result(), { status: 'failed', attempts: 1 });
 
-    const { attemptsAt, timers } = await timeline(handle, 'manual-rerun-one-attempt');
+    const { attemptsAt, timers } = await timeline(handle, 'ruled-manual-rerun-one-attempt');
     assert.equal(attemptsAt.length, 1);
     assert.deepEqual(timers, []);
     assert.deepEqual(calls.get(input.deliveryId)?.slice(7), [
-      { deliveryId: input.deliveryId, attemptNumber: 8, actor: 'manual', retryInSeconds: null },
+      { deliveryId: input.deliveryId, attemptNumber: 8, actor: 'manual', followSchedule: false, retryInSeconds: null },
     ]);
     assert.deepEqual(await searchAttributesOf(handle), { status: 'failed', attemptCount: 8 });
   });
@@ -259,14 +241,30 @@ describe('delivery workflow schedule (time-skipping server)', () => {
       startWorkflowOperation,
     });
     const expectedFirst = { attemptId: 'a-1', attemptNumber: 1, outcome: 'http_error', statusCode: 500 };
-    assert.deepEqual(first, { ...expectedFirst, deliveryStatus: 'pending' });
+    assert.deepEqual(first, { ...expectedFirst, deliveryStatus: 'pending', retryInSeconds: 30 });
     const handle = await startWorkflowOperation.workflowHandle();
     await assert.rejects(handle.executeUpdate(attemptResultUpdate, { args: [0] }), WorkflowUpdateFailedError);
     const result = handle.result(); // awaiting the result lets the server skip the 30 s wait
     const second = await handle.executeUpdate(attemptResultUpdate, { args: [2] });
     assert.equal(second.outcome, 'succeeded');
     assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
-    await timeline(handle, 'test-send-with-update');
+    await timeline(handle, 'ruled-test-send-with-update');
+  });
+
+  it('ends a waiting run at once on the cancel signal: no further attempt, status cancelled', async () => {
+    const input = newInput();
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
+    await env.sleep('10 seconds'); // attempt 1 failed: inside the 30 s wait
+    await handle.signal(cancelSignal);
+    assert.deepEqual(await handle.result(), { status: 'cancelled', attempts: 1 });
+
+    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'ruled-cancel-signal-during-wait');
+    assert.equal(attemptsAt.length, 1);
+    assert.deepEqual(timers, [30]);
+    assert.equal(cancelledTimers, 1);
+    assert.deepEqual(await searchAttributesOf(handle), { status: 'cancelled', attemptCount: 1 });
+    const state = await handle.query(deliveryStateQuery);
+    assert.deepEqual(state, { status: 'cancelled', attemptCount: 1, nextAttemptAt: null, lastOutcome: 'http_error' });
   });
 
   it('fails an attemptResult update for an attempt the run never makes', async () => {

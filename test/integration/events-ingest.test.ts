@@ -7,7 +7,10 @@ import { eventHistoryItem } from '../../src/api/schemas/events.js';
 import { HeraldAdminClient } from '../../src/client/admin-client.js';
 import { HeraldApiError } from '../../src/client/http.js';
 import { serializeEventPayload } from '../../src/domain/event-payload.js';
-import type { SubscriptionDoc } from '../../src/store/documents.js';
+import { newSigningKey } from '../../src/api/subscription-input.js';
+import { newEventDoc } from '../../src/domain/event-record.js';
+import { deliveryIdOf } from '../../src/store/derived-ids.js';
+import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { postEvent, sampleEvent } from '../helpers/events.js';
 import { ADMIN_TOKEN, listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
@@ -39,7 +42,7 @@ describe('event ingestion: POST /internal/v1/events', () => {
     assert.equal(await count(event.id as string), 0);
   });
 
-  it('stores a new event: 201, §2.1 order, server createdAt, the §6.4 body, hand-off done', async () => {
+  it('stores a new event: 201, §2.1 order, server createdAt, the §6.4 body', async () => {
     const event = sampleEvent(acme.integratorId);
     const before = Date.now();
     const { created, event: stored } = await admin.publishEvent(event as never);
@@ -54,8 +57,7 @@ describe('event ingestion: POST /internal/v1/events', () => {
     const doc = await app.store.events.findById(event.id as string);
     assert.ok(doc);
     assert.equal(doc.createdAt.toISOString(), createdAt);
-    assert.ok(doc.fanoutAt instanceof Date, 'handOff marked the event (no subscriptions: nothing to start)');
-    const { _id, body: _body, fanoutAt: _f, createdAt: _c, ...fields } = doc;
+    const { _id, body: _body, createdAt: _c, ...fields } = doc;
     assert.equal(doc.body, serializeEventPayload({ id: _id, ...fields }));
     assert.equal(doc.body, JSON.stringify(event), 'the delivery body is the event in §2.1 order, byte for byte');
   });
@@ -149,46 +151,44 @@ describe('event ingestion: POST /internal/v1/events', () => {
     assert.equal(await count(raced.id as string), 1);
   });
 
-  it('hands each event to the fan-out exactly once per subscription, and a re-submission repairs a crash', async () => {
-    const subscription: SubscriptionDoc = {
-      _id: randomUUID(),
-      integratorId: acme.integratorId,
-      url: 'https://hooks.example.com/herald',
-      eventTypes: 'all',
-      description: null,
-      status: 'enabled',
-      activeKeyId: randomUUID(),
-      createdAt: new Date(Date.now() - 60_000),
-      updatedAt: new Date(),
-      deletedAt: null,
+  it('starts one delivery workflow per subscription before storing the event; a re-submission starts none again', async () => {
+    const id = randomUUID();
+    const { subscription } = await app.store.subscriptions.create(
+      {
+        _id: id,
+        integratorId: acme.integratorId,
+        url: 'https://hooks.example.com/herald',
+        eventTypes: 'all',
+        description: null,
+      },
+      newSigningKey(app.vault, id),
+      new Date(Date.now() - 60_000),
+    );
+    const runOf = async (eventId: string) => {
+      const handle = app.temporal.client.workflow.getHandle(
+        deliveryWorkflowId(deliveryIdOf(eventId, subscription._id)),
+      );
+      return (await handle.describe()).runId;
     };
-    await app.store.subscriptions.collection.insertOne(subscription);
     try {
-      const deliveriesOf = (eventId: string) => app.store.deliveries.collection.find({ eventId }).toArray();
       const event = sampleEvent(acme.integratorId);
       assert.equal((await postEvent(app, event)).statusCode, 201);
+      const run = await runOf(event.id as string);
       assert.equal((await postEvent(app, event)).statusCode, 200);
-      const deliveries = await deliveriesOf(event.id as string);
-      assert.equal(deliveries.length, 1);
-      assert.equal(deliveries[0]?.subscriptionId, subscription._id);
+      assert.equal(await runOf(event.id as string), run, 'the re-submission started nothing');
 
-      // A process that died right after the insert left the event with fanoutAt null and no delivery.
+      // A process that died after starting the workflows, before storing the event: the producer got no 2xx and
+      // sends the event again, which stores it; the workflow already waiting for it is the one that delivers it.
       const crashed = sampleEvent(acme.integratorId);
-      const first = await postEvent(app, crashed);
-      assert.equal(first.statusCode, 201);
-      await app.store.deliveries.collection.deleteMany({ eventId: crashed.id as string });
-      await app.store.events.collection.updateOne({ _id: crashed.id as string }, { $set: { fanoutAt: null } });
-      const repaired = await postEvent(app, crashed);
-      assert.equal(repaired.statusCode, 200);
-      assert.equal(repaired.body, first.body);
-      assert.equal((await deliveriesOf(crashed.id as string)).length, 1);
-      assert.ok((await app.store.events.findById(crashed.id as string))?.fanoutAt);
-      // A completed hand-off is not repeated.
-      await app.store.deliveries.collection.deleteMany({ eventId: crashed.id as string });
-      assert.equal((await postEvent(app, crashed)).statusCode, 200);
-      assert.equal((await deliveriesOf(crashed.id as string)).length, 0);
+      await app.fanOut.handOff(
+        newEventDoc({ ...crashed, occurredAt: new Date(crashed.occurredAt as string) } as never),
+      );
+      const waiting = await runOf(crashed.id as string);
+      assert.equal(await count(crashed.id as string), 0);
+      assert.equal((await postEvent(app, crashed)).statusCode, 201);
+      assert.equal(await runOf(crashed.id as string), waiting);
     } finally {
-      await app.store.subscriptions.collection.deleteOne({ _id: subscription._id });
+      await app.store.subscriptions.softDelete(acme.integratorId, subscription._id);
     }
   });
 

@@ -167,7 +167,12 @@ describe('subscription signing keys at rest and in use', () => {
   });
 
   it('signs deliveries with the active key, and with the new one after a rotation', async () => {
-    const { attemptDelivery } = createActivities({ store: app.store, vault: app.vault, http, retried: () => false });
+    const { attemptDelivery } = createActivities({
+      store: app.store,
+      vault: app.vault,
+      http,
+      activityAttempt: () => 1,
+    });
     const created = await client.createSubscription({ url: url() });
     const deliver = async () => {
       const event = lifecycleEvent(integratorId);
@@ -183,7 +188,7 @@ describe('subscription signing keys at rest and in use', () => {
         deliveryId: delivery._id,
         attemptNumber: 1,
         actor: 'system',
-        retryInSeconds: 30,
+        followSchedule: true,
       });
       assert.equal(result.outcome, 'succeeded');
       const request = receiver.requests[before];

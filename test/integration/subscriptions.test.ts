@@ -155,7 +155,9 @@ describe('webhook subscriptions API: create, list, update', () => {
       ['https://metadata.google.internal/', 'internal_hostname'],
       ['https://under_score.example.com/', 'invalid_hostname'],
       ['https://hooks.example.com:0/', 'invalid_port'],
-      ['https://no-such-host.example.com/', 'does_not_resolve'],
+      ['https://no-such-host.example.com/', 'non_public_address'],
+      ['https://hooks.example.com\\@127.0.0.1/hook', 'ambiguous_url'],
+      ['https://hooks.example.com\t/', 'not_a_url'],
       ['https://rebind.example.com/', 'non_public_address'],
     ];
     for (const [url, rule] of cases) {
@@ -261,7 +263,7 @@ describe('webhook subscriptions API: create, list, update', () => {
         viaRebound.updateSubscription(created.id, { url: URL_A }),
         400,
         'invalid_callback_url',
-        /^non_public_address: .*10\.0\.0\.5/,
+        /^non_public_address: the callback host hooks\.example\.com does not resolve to a public address$/,
       );
       assert.equal((await viaRebound.getSubscription(created.id)).updatedAt, created.updatedAt, 'unchanged');
       // The first instance, whose DNS still answers a public address, accepts the same URL.

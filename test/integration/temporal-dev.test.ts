@@ -2,32 +2,43 @@
 // reads the recorded history back from the server.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { bareActivities, bareWorkflow } from '../../bench/bare-workflow.js';
 import { testConfig } from '../helpers/env.js';
 import { eventsOfType } from '../helpers/temporal.js';
 
 describe('Temporal dev server (real)', () => {
   const config = testConfig();
   let connection: Connection;
-  let runtime: WorkerRuntime;
+  let native: NativeConnection;
+  let worker: Worker;
   let running: Promise<void>;
 
   before(async () => {
     connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-    runtime = await createWorkerRuntime(config);
-    running = runtime.run();
+    native = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    worker = await Worker.create({
+      connection: native,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowsPath: fileURLToPath(new URL('../../bench/bare-workflow.ts', import.meta.url)),
+      activities: bareActivities,
+    });
+    running = worker.run();
   });
   after(async () => {
-    runtime.shutdown();
+    worker.shutdown();
     await running;
+    await native.close();
     await connection.close();
   });
 
   it('runs a workflow with one activity to completion and records it in the history', async () => {
     const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
     const workflowId = `proof-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const handle = await client.workflow.start('bareWorkflow', {
+    const handle = await client.workflow.start(bareWorkflow, {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowId,
       args: ['ping'],

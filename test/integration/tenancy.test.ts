@@ -73,7 +73,7 @@ describe('tenant isolation across every integrator route', () => {
     }
     // Nothing happened to the victim's resources.
     assert.equal((await app.store.deliveries.findById(alice.delivery._id))?.status, 'pending');
-    assert.equal(await app.store.deliveries.attempts.countDocuments({}), 0);
+    assert.equal(await app.store.deliveries.collection.countDocuments({ attempts: { $exists: true } }), 0);
     assert.equal(await app.store.events.collection.countDocuments({ eventType: 'webhook.test' }), 0);
     for (const owner of [alice, bob]) {
       assert.deepEqual(await app.store.subscriptions.findById(owner.subscription._id), owner.subscription);

@@ -1,5 +1,7 @@
 // Replays recorded delivery histories against the current workflow code: a nondeterministic change fails here.
-// The histories come from test/integration/delivery-schedule.test.ts (HERALD_RECORD_HISTORIES=1 re-records them).
+// The histories come from test/integration/delivery-schedule*.test.ts and delivery-retry-update.test.ts
+// (HERALD_RECORD_HISTORIES=1 records new ones only). They are never modified nor removed: manifest.json holds their
+// SHA-256 (test/unit/history-fixtures.test.ts) and docs/operations.md says how a workflow change adds one.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
@@ -13,12 +15,24 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 
 /** Every fixture, with what its history must hold: an empty or truncated file cannot pass. */
 const expected = {
-  'always-fails-with-retry-now': { activities: 7, timers: 6, signals: 1, updates: 0 },
-  'succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0 },
-  'manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0 },
-  'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2 },
-  'retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0 },
-  'cancelled-after-delete': { activities: 2, timers: 1, signals: 0, updates: 0 },
+  // Recorded from the workflow before its patches (no patch markers).
+  'always-fails-with-retry-now': { activities: 7, timers: 6, signals: 1, updates: 0, markers: 0 },
+  'succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0, markers: 0 },
+  'manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 0 },
+  'test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2, markers: 0 },
+  'retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0, markers: 0 },
+  'cancelled-after-delete': { activities: 2, timers: 1, signals: 0, updates: 0, markers: 0 },
+  // Recorded from the patched workflow: the attempt rule in the activity, the cancel signal (two patch markers).
+  'ruled-always-fails-with-retry-now': { activities: 7, timers: 6, signals: 1, updates: 0, markers: 2 },
+  'ruled-succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0, markers: 2 },
+  'ruled-manual-rerun-one-attempt': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 2 },
+  'ruled-test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2, markers: 2 },
+  'ruled-retry-during-last-attempt': { activities: 2, timers: 0, signals: 1, updates: 0, markers: 2 },
+  'ruled-cancelled-at-next-attempt': { activities: 2, timers: 1, signals: 0, updates: 0, markers: 2 },
+  'ruled-cancel-signal-during-wait': { activities: 1, timers: 1, signals: 1, updates: 0, markers: 2 },
+  // Recorded from the workflow with the manual-retry update (a marker only where a manual retry starts the run).
+  'retry-update-during-wait': { activities: 3, timers: 2, signals: 0, updates: 4, markers: 0 },
+  'retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3, markers: 1 },
 } as const;
 type FixtureName = keyof typeof expected;
 
@@ -42,8 +56,8 @@ describe('delivery workflow replay', () => {
   });
 
   it('has exactly the expected fixtures, each with its activities, timers, signals and updates', async () => {
-    const files = (await readdir(new URL('../fixtures/histories/', import.meta.url))).filter((f) =>
-      f.endsWith('.json'),
+    const files = (await readdir(new URL('../fixtures/histories/', import.meta.url))).filter(
+      (f) => f.endsWith('.json') && f !== 'manifest.json',
     );
     assert.deepEqual(
       files.sort(),
@@ -59,6 +73,7 @@ describe('delivery workflow replay', () => {
           timers: eventsOfType(events, 'timerStartedEventAttributes').length,
           signals: eventsOfType(events, 'workflowExecutionSignaledEventAttributes').length,
           updates: eventsOfType(events, 'workflowExecutionUpdateCompletedEventAttributes').length,
+          markers: eventsOfType(events, 'markerRecordedEventAttributes').length,
         },
         counts,
         name,

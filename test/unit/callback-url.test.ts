@@ -71,6 +71,27 @@ const rows: readonly Row[] = [
   [`${H}/a b`, 'not_a_url'],
   [`${H}/a\tb`, 'not_a_url'],
   ['https://hooks.example.123/', 'not_a_url'],
+  // read differently by different parsers: control characters and what WHATWG strips, backslashes, hosts the
+  // canonical form changes, userinfo-looking authorities
+  [`${H}/a\rb`, 'not_a_url'],
+  [`${H}/a\nb`, 'not_a_url'],
+  [`https://hooks.exa\tmple.com/`, 'not_a_url'],
+  [`https://hooks.example.com\n/`, 'not_a_url'],
+  [`${H}/a\u0000b`, 'not_a_url'],
+  [`${H}/a\u007fb`, 'not_a_url'],
+  [`https://hoo\u00adks.example.com/`, 'not_a_url'],
+  [`https://hooks\u200b.example.com/`, 'not_a_url'],
+  ['https://hooks.example.com\\@127.0.0.1/hook', 'ambiguous_url'],
+  ['https://hooks.example.com\\@rebind.example.com/hook', 'ambiguous_url'],
+  ['https:\\\\hooks.example.com/hook', 'ambiguous_url'],
+  [`${H}/a\\b`, 'ambiguous_url'],
+  ['https:hooks.example.com/hook', 'ambiguous_url'],
+  ['https:/hooks.example.com/hook', 'ambiguous_url'],
+  ['https:///hooks.example.com/hook', 'ambiguous_url'],
+  ['https://%68ooks.example.com/', 'ambiguous_url'],
+  ['https://hooks%2eexample.com/', 'ambiguous_url'],
+  ['https://hooks。example。com/', 'ambiguous_url'],
+  ['https://ｈｏｏｋｓ.example.com/', 'ambiguous_url'],
   ['http://hooks.example.com/', 'https_required'],
   ['HTTP://hooks.example.com/', 'https_required'],
   ['ftp://hooks.example.com/', 'https_required'],
@@ -175,11 +196,24 @@ describe('callback URL policy (spec §6.3)', () => {
     assert.deepEqual(verdict.addresses, [PUBLIC_V4, PUBLIC_V6]);
   });
 
-  it('names the forbidden address in the message', async () => {
+  it('names the forbidden address in the detail for logs, never in the message an API caller sees', async () => {
     const verdict = await strict.check('https://mixed.example.com/');
     assert.ok(!verdict.ok);
-    assert.match(verdict.message, /10\.0\.0\.5/);
-    assert.match(verdict.message, /private/);
+    assert.doesNotMatch(verdict.message, /10\.0\.0\.5/);
+    assert.match(verdict.detail ?? '', /10\.0\.0\.5/);
+    assert.match(verdict.detail ?? '', /private/);
+  });
+
+  it('keeps only the canonical WHATWG form of an accepted URL', async () => {
+    for (const [raw, href] of [
+      ['HTTPS://Hooks.Example.COM:443/a/./b/../c?x=1', 'https://hooks.example.com/a/c?x=1'],
+      ['https://bücher.example.com/p', 'https://xn--bcher-kva.example.com/p'],
+      ['https://hooks.example.com./x y'.replace(' ', '%20'), 'https://hooks.example.com./x%20y'],
+    ] as const) {
+      const verdict = await strict.check(raw);
+      assert.ok(verdict.ok, raw);
+      assert.equal(verdict.url.href, href);
+    }
   });
 
   it('checks syntax without touching the resolver', () => {
@@ -240,11 +274,12 @@ describe('with the system resolver (/etc/hosts)', () => {
     }
   });
 
-  it('rejects a host that resolves to loopback as non_public_address, naming the address', async () => {
+  it('rejects a host that resolves to loopback as non_public_address, naming the address in the detail only', async () => {
     const verdict = await policy.checkHost('localhost');
     assert.ok(!verdict.ok);
     assert.equal(verdict.rule, 'non_public_address');
-    assert.match(verdict.message, /127\.0\.0\.1|::1/);
+    assert.match(verdict.detail ?? '', /127\.0\.0\.1|::1/);
+    assert.doesNotMatch(verdict.message, /127\.0\.0\.1|::1/);
   });
 
   for (const url of [

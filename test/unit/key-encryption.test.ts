@@ -100,20 +100,31 @@ describe('createKeyVault', () => {
 describe('loadMasterKey', () => {
   const key = randomBytes(32).toString('base64');
 
-  it('refuses to start in production without a key', () => {
-    assert.throws(
-      () => loadMasterKey(loadConfig({ NODE_ENV: 'production' })),
-      (err: unknown) => err instanceof ConfigError && /HERALD_MASTER_KEY/.test(err.message),
-    );
+  it('refuses to start without a key, naming the variable and the one opt-in', () => {
+    for (const NODE_ENV of ['production', 'development', 'test'])
+      assert.throws(
+        () => loadMasterKey(loadConfig({ NODE_ENV })),
+        (err: unknown) =>
+          err instanceof ConfigError &&
+          /HERALD_MASTER_KEY: required/.test(err.message) &&
+          /HERALD_INSECURE_EPHEMERAL_MASTER_KEY/.test(err.message),
+        NODE_ENV,
+      );
+    assert.throws(() => loadMasterKey(loadConfig({ HERALD_INSECURE_EPHEMERAL_MASTER_KEY: '0' })), /required/);
+    assert.throws(() => loadConfig({ HERALD_INSECURE_EPHEMERAL_MASTER_KEY: 'yes' }), /HERALD_INSECURE_EPHEMERAL/);
   });
 
-  it('outside production, falls back to a per-process random key with a warning', () => {
-    const a = loadMasterKey(loadConfig({ NODE_ENV: 'development' }));
-    const b = loadMasterKey(loadConfig({ NODE_ENV: 'test' }));
+  it('uses a per-process random key, with a warning, only on HERALD_INSECURE_EPHEMERAL_MASTER_KEY=1', () => {
+    const a = loadMasterKey(loadConfig({ NODE_ENV: 'development', HERALD_INSECURE_EPHEMERAL_MASTER_KEY: '1' }));
+    const b = loadMasterKey(loadConfig({ NODE_ENV: 'test', HERALD_INSECURE_EPHEMERAL_MASTER_KEY: '1' }));
     assert.equal(a.key.length, 32);
     assert.equal(a.source, 'ephemeral');
     assert.match(a.warning ?? '', /random/);
     assert.ok(!a.key.equals(b.key));
+    assert.throws(
+      () => loadMasterKey(loadConfig({ NODE_ENV: 'production', HERALD_INSECURE_EPHEMERAL_MASTER_KEY: '1' })),
+      /refused with NODE_ENV=production/,
+    );
   });
 
   it('reads HERALD_MASTER_KEY, and rejects bad base64 or length naming the variable', () => {

@@ -24,7 +24,7 @@ describe('ops/ alert rules and dashboard', () => {
       HeraldDeliveryLagHigh: 'herald_delivery_lag_seconds_bucket',
       HeraldDeliveryFailureRatioHigh: 'herald_attempts_total',
       HeraldDeliveriesStuckPending: 'herald_deliveries_overdue',
-      HeraldSweeperRepairing: 'herald_sweeper_repairs_total',
+      HeraldEventsStoredLate: 'herald_first_attempt_event_waits_total',
       HeraldNoWorkerPolling: 'temporal_num_pollers',
     };
     for (const [alert, metric] of Object.entries(required)) {

@@ -6,7 +6,7 @@ import {
   attemptOffsetSeconds,
   retryDelayAfter,
   scheduleOffsetsSeconds,
-} from '../../workflows/schedule.js';
+} from '../../src/domain/retry-schedule.js';
 
 describe('retry schedule (spec §6.6)', () => {
   it('waits 30 s, 60 s, 5 min, 30 min, 2 h, 6 h between 7 attempts', () => {

@@ -1,5 +1,8 @@
 // Command mongo-wire runs FerretDB (SQLite backend) embedded, as Herald's local MongoDB-wire server.
 // Usage: mongo-wire -listen 127.0.0.1:27017 -data .data/mongo
+//
+// It also gives every collection table the index FerretDB's own `_id` lookups need (idindex.go says why): without
+// it every read, update and delete by `_id` is a full table scan.
 package main
 
 import (
@@ -11,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -18,6 +22,7 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	data := flag.String("data", ".data/mongo", "directory for the SQLite databases")
+	idIndex := flag.Bool("id-index", true, "index every collection on FerretDB's pushed-down _id expression (false: only to reproduce the scans)")
 	flag.Parse()
 
 	dir, err := filepath.Abs(*data)
@@ -26,6 +31,17 @@ func main() {
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		log.Fatal(err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if *idIndex {
+		// Before the listener opens: an existing data folder is fully indexed before the first query.
+		if err := ensureAll(ctx, dir); err != nil {
+			log.Fatal(err)
+		}
+		go watchIDIndexes(ctx, dir, 200*time.Millisecond)
 	}
 
 	f, err := ferretdb.New(&ferretdb.Config{
@@ -38,9 +54,6 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	fmt.Printf("mongo-wire listening on %s, data in %s\n", *listen, dir)
 	f.Run(ctx)

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { boundCommitLag } from '../../store/commit-lag.js';
 import { historyItemJson, newEventDoc } from '../../domain/event-record.js';
 import { sendJsonText } from '../send-json.js';
 import { badRequest, conflict, errorResponses } from '../errors.js';
 import { eventHistoryItem, publishEventBody } from '../schemas/events.js';
-
-const adminSecurity = [{ adminToken: [] }];
 
 /**
  * The platform publishes lifecycle events here (admin bearer token). Stored once per id, then handed to the
@@ -16,7 +15,6 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['internal: events'],
-        security: adminSecurity,
         summary: 'Publish a lifecycle event (idempotent on id)',
         description:
           '201 with the stored event the first time; 200 with the stored event when the same event (same id and ' +
@@ -28,17 +26,24 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { occurredAt, ...fields } = request.body;
       // Validate everything before writing anything.
-      if (!(await app.store.integrators.exists(fields.integratorId))) {
+      if (!(await app.store.integrators.known(fields.integratorId))) {
         throw badRequest('body.integratorId: no registered integrator has this id');
       }
       const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt) });
-      const { created, event } = await app.store.events.insertOnce(doc);
-      if (created) app.metrics.eventIngested();
-      if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
+      // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
+      // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
+      const started = await app.fanOut.handOff(doc);
+      const inserted = await app.store.events.insertOnce(doc);
+      if (!inserted.created && (inserted.event.body !== doc.body || inserted.event.integratorId !== doc.integratorId)) {
         throw conflict(`an event with id ${doc._id} already exists with different content`);
       }
-      // A re-submission also repairs a hand-off that a crash interrupted; handOff is idempotent throughout.
-      if (event.fanoutAt === null) await app.fanOut.handOff(event);
+      const { created } = inserted;
+      if (created) {
+        app.metrics.eventIngested();
+        app.metrics.deliveriesCreated(started);
+      }
+      // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md).
+      const event = created ? await boundCommitLag(app.store.events, inserted.event, request.log) : inserted.event;
       return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
     },
   );

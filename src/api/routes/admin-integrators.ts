@@ -12,8 +12,6 @@ import {
   integratorWithKeys,
   keyParams,
 } from '../schemas/integrators.js';
-
-const adminSecurity = [{ adminToken: [] }];
 const tags = ['internal: integrators'];
 
 export const integratorOut = (doc: IntegratorDoc) => ({
@@ -37,7 +35,6 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: adminSecurity,
         summary: 'Register an integrator',
         body: createIntegratorBody,
         response: { 201: integrator, ...errorResponses(400, 401) },
@@ -51,7 +48,6 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: adminSecurity,
         summary: 'An integrator with its keys',
         params: integratorParams,
         response: { 200: integratorWithKeys, ...errorResponses(400, 401, 404) },
@@ -69,7 +65,6 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: adminSecurity,
         summary: 'Register a request-signing key (stored as compressed lowercase hex)',
         params: integratorParams,
         body: addKeyBody,
@@ -101,7 +96,6 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: adminSecurity,
         summary: 'Revoke a key: it stops working within seconds on every API instance',
         params: keyParams,
         response: { 204: z.null(), ...errorResponses(400, 401, 404) },

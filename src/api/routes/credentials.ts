@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { credentialOf } from '../request-context.js';
 import { errorResponses } from '../errors.js';
 import { credential } from '../schemas/integrators.js';
-import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 
 /** The credential scope of the calling key (spec §1 "inspect the current credential scope"). */
 export const credentialRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -11,7 +10,6 @@ export const credentialRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['credentials'],
-        security: integratorSecurity,
         summary: 'The integrator and key that signed this request',
         response: { 200: credential, ...errorResponses(401) },
       },

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { retryDelivery } from '../../delivery/manual-retry.js';
 import { keysetPage } from '../../store/cursor.js';
+import { attemptsOf } from '../../store/deliveries-repo.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
-import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 import { integratorOf } from '../request-context.js';
 import {
   delivery,
@@ -15,6 +15,11 @@ import { attemptView, deliveryView } from '../views/deliveries.js';
 
 const tags = ['deliveries'];
 
+const retryRefusals = {
+  subscription_deleted: 'the subscription of this delivery was deleted',
+  delivery_busy: 'the delivery is between two runs of its workflow; try again',
+} as const;
+
 /** Delivery history (§6.7): list, one delivery with its attempts, manual retry. */
 export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
   const repo = app.store.deliveries;
@@ -24,7 +29,6 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'The delivery history, newest first',
         querystring: deliveriesQuery,
         response: { 200: deliveryPage, ...errorResponses(400, 401) },
@@ -33,11 +37,13 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const integratorId = integratorOf(request);
       const { cursor, limit, ...filters } = request.query;
-      const position = cursor === undefined ? null : app.cursors.decode('deliveries', cursor, filters);
+      // The integrator is bound too, so a cursor that leaks to another integrator is refused, not reinterpreted.
+      const binding = { integratorId, ...filters };
+      const position = cursor === undefined ? null : app.cursors.decode('deliveries', cursor, binding);
       const { page, next } = keysetPage(await repo.list(integratorId, filters, position, limit + 1), limit);
       return {
         deliveries: page.map(deliveryView),
-        nextCursor: next && app.cursors.encode('deliveries', next, filters),
+        nextCursor: next && app.cursors.encode('deliveries', next, binding),
       };
     },
   );
@@ -47,7 +53,6 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'A delivery with its attempts',
         params: deliveryParams,
         response: { 200: deliveryWithAttempts, ...errorResponses(400, 401, 404) },
@@ -56,7 +61,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
       if (!found) throw notFound();
-      return { ...deliveryView(found), attempts: (await repo.listAttempts(found._id)).map(attemptView) };
+      return { ...deliveryView(found), attempts: attemptsOf(found).map(attemptView) };
     },
   );
 
@@ -65,11 +70,12 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Attempt a delivery now',
         description:
           'A pending delivery attempts at once and then keeps its schedule; a terminal one (succeeded, failed, ' +
-          'cancelled) is attempted once more, without a new schedule. 409 when its subscription was deleted.',
+          'cancelled) is attempted once more, without a new schedule. Requests that reach an attempt in progress ' +
+          'are served by it. 409 subscription_deleted when its subscription was deleted; 409 delivery_busy in the ' +
+          'rare case that its workflow stays between two runs for seconds.',
         params: deliveryParams,
         response: { 202: delivery, ...errorResponses(400, 401, 404, 409) },
       },
@@ -81,7 +87,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
         { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
         found,
       );
-      if (!verdict.ok) throw new HttpError(409, verdict.reason, 'the subscription of this delivery was deleted');
+      if (!verdict.ok) throw new HttpError(409, verdict.reason, retryRefusals[verdict.reason]);
       return reply.code(202).send(deliveryView(verdict.delivery));
     },
   );

@@ -4,7 +4,6 @@ import { eventPageJson } from '../../domain/event-record.js';
 import { integratorOf } from '../request-context.js';
 import { sendJsonText } from '../send-json.js';
 import { errorResponses } from '../errors.js';
-import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 import { listEventsQuery, listEventsResponse } from '../schemas/events.js';
 
 /** Cursor scope of this listing: a cursor of another listing is refused. */
@@ -17,7 +16,6 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['events'],
-        security: integratorSecurity,
         summary: 'List lifecycle events, newest first',
         description:
           'Ordered by createdAt, then id, both descending. createdAfter/createdBefore are exclusive. webhook.test ' +

@@ -7,15 +7,18 @@ import { eventRoutes } from './events.js';
 import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { adminScope } from '../scopes/admin-scope.js';
+import { integratorScope } from '../scopes/integrator-scope.js';
 
-/** Every route plugin, registered after the external and app plugins. */
+/**
+ * Every route plugin, registered after the external and app plugins. A route is guarded by the scope it is
+ * registered in, never by its URL: health is public; the admin scope exists only with HERALD_ADMIN_TOKEN.
+ */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
-  await app.register(adminIntegratorRoutes);
-  await app.register(credentialRoutes);
-  await app.register(adminEventRoutes);
-  await app.register(eventRoutes);
-  await app.register(subscriptionTestRoutes);
-  await app.register(deliveryRoutes);
-  await app.register(subscriptionRoutes);
+  const token = app.config.HERALD_ADMIN_TOKEN;
+  if (token !== undefined) await app.register(adminScope, { token, routes: [adminIntegratorRoutes, adminEventRoutes] });
+  await app.register(integratorScope, {
+    routes: [credentialRoutes, eventRoutes, subscriptionTestRoutes, deliveryRoutes, subscriptionRoutes],
+  });
 }

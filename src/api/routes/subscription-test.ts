@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { sendTestDelivery } from '../../delivery/test-send.js';
 import { withTimeout } from '../../util/with-timeout.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
-import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 import { integratorOf } from '../request-context.js';
+import { takeHourlyQuota } from '../quotas.js';
 import { testDeliveryResponse } from '../schemas/deliveries.js';
 import { uuid } from '../schemas/common.js';
 import { attemptView, deliveryView, testEventView } from '../views/deliveries.js';
@@ -18,13 +18,12 @@ export const subscriptionTestRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['subscriptions'],
-        security: integratorSecurity,
         summary: 'Send a signed test delivery',
         description:
           'Stores a webhook.test event and its delivery, makes the first attempt through the delivery workflow and ' +
           'answers 201 once it has finished, whatever its outcome. A failed test delivery follows the normal schedule.',
         params: z.strictObject({ subscription_id: uuid }),
-        response: { 201: testDeliveryResponse, ...errorResponses(400, 401, 404, 409, 504) },
+        response: { 201: testDeliveryResponse, ...errorResponses(400, 401, 404, 409, 429, 504) },
       },
     },
     async (request, reply) => {
@@ -33,6 +32,7 @@ export const subscriptionTestRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.subscription_id,
       );
       if (!subscription) throw notFound();
+      await takeHourlyQuota(app, subscription.integratorId, 'test_sends');
       const deps = { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE };
       const sent = await withTimeout(sendTestDelivery(deps, subscription), TEST_WAIT_MS, null);
       if (!sent)

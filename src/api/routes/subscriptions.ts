@@ -6,7 +6,6 @@ import { cancelPendingDeliveries } from '../../delivery/cancel-pending.js';
 import type { SubscriptionDoc } from '../../store/documents.js';
 import type { SubscriptionChanges } from '../../store/subscriptions-repo.js';
 import { errorResponses, notFound } from '../errors.js';
-import { integratorSecurity } from '../plugins/app/integrator-auth.js';
 import { integratorOf } from '../request-context.js';
 import {
   createSubscriptionBody,
@@ -17,6 +16,7 @@ import {
   updateSubscriptionBody,
 } from '../schemas/subscriptions.js';
 import { acceptedCallbackUrl, newSigningKey, storedEventTypes } from '../subscription-input.js';
+import { checkSubscriptionQuota, takeHourlyQuota } from '../quotas.js';
 import { subscriptionView, subscriptionViews } from '../views/subscriptions.js';
 
 const tags = ['subscriptions'];
@@ -34,19 +34,19 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Create a subscription and its P-256 signing key',
         description:
           'The URL must satisfy every callback-URL rule (§6.3), else 400 invalid_callback_url naming the rule. ' +
           'Omitted or empty eventTypes = all subscribable types. Answers the subscription with its active publicKey.',
         body: createSubscriptionBody,
-        response: { 201: subscription, ...errorResponses(400, 401) },
+        response: { 201: subscription, ...errorResponses(400, 401, 409) },
       },
     },
     async (request, reply) => {
       const integratorId = integratorOf(request);
       const { url, eventTypes, description } = request.body;
       const href = await acceptedCallbackUrl(app.callbackUrls, url);
+      await checkSubscriptionQuota(app, integratorId);
       const id = randomUUID();
       const created = await repo.create(
         {
@@ -70,7 +70,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'List subscriptions, newest first',
         description: 'Keyset-paged like the events listing; a cursor is valid only with the filters it was issued for.',
         querystring: listSubscriptionsQuery,
@@ -100,7 +99,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'A subscription with all its signing keys',
         params: subscriptionParams,
         response: { 200: subscription, ...errorResponses(400, 401, 404) },
@@ -118,7 +116,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Change url, eventTypes, description or status',
         description:
           'At least one field. A new url is checked against every callback-URL rule again. status disabled stops new ' +
@@ -149,7 +146,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Delete a subscription',
         description:
           'It is gone at once (404 everywhere). Its pending deliveries end as cancelled (subscription_deleted) ' +
@@ -176,18 +172,18 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        security: integratorSecurity,
         summary: 'Replace the active signing key',
         description:
           'A new P-256 key (new keyId and publicKey) signs every attempt from now on. Earlier keys stay listed as ' +
           'inactive with their keyId and publicKey, so deliveries signed before the rotation still verify.',
         params: subscriptionParams,
-        response: { 201: subscription, ...errorResponses(400, 401, 404) },
+        response: { 201: subscription, ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request, reply) => {
       const found = await repo.findLive(integratorOf(request), request.params.subscription_id);
       if (!found) throw notFound();
+      await takeHourlyQuota(app, found.integratorId, 'key_rotations');
       const rotated = await repo.rotateKey(found, newSigningKey(app.vault, found._id));
       if (!rotated) throw notFound(); // deleted meanwhile
       return await reply.code(201).send(await view(rotated));

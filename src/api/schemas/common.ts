@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const uuid = z.uuid();
+/** A uuid in any case, normalised to lowercase (the stored form), so `ABC…` and `abc…` name the same thing everywhere. */
+export const uuid = z.uuid().toLowerCase();
 
 /** Fastify gives a repeated query parameter as an array; say so instead of "expected string, received array". */
 export const givenOnce = {
@@ -9,9 +10,6 @@ export const givenOnce = {
 
 /** An ISO-8601 date-time with an offset or Z, e.g. 2026-01-31T12:00:00.000Z. */
 export const dateTime = z.iso.datetime({ offset: true });
-
-/** A date-time query parameter, parsed to a Date. */
-export const dateTimeParam = dateTime.transform((s) => new Date(s));
 
 /**
  * `limit`: an integer 1–250 written in plain decimal digits (so "1.5", "1e2", "-1", "abc" and "" are 400), default 100.
@@ -27,6 +25,3 @@ export const cursorParam = z.string().min(1).max(512);
 
 /** Page envelope fields used by every listing besides its items. */
 export const nextCursor = z.string().nullable().describe('opaque cursor of the next page; null on the last page');
-
-/** A date as the API prints it: ISO-8601 UTC with milliseconds. */
-export const isoDate = (d: Date): string => d.toISOString();

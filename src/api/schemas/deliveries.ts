@@ -1,22 +1,22 @@
 import { z } from 'zod';
+import {
+  actorSchema,
+  attemptOutcomeSchema,
+  deliveryStatusSchema,
+  responseSummarySchema,
+  terminalReasonSchema,
+} from '../../domain/delivery-vocabulary.js';
 import { cursorParam, dateTime, limitParam, nextCursor, uuid } from './common.js';
 
-const deliveryStatus = z
-  .enum(['pending', 'succeeded', 'failed', 'cancelled'])
-  .describe('pending while attempts remain; succeeded, failed (retries exhausted) and cancelled are terminal');
+const deliveryStatus = deliveryStatusSchema.describe(
+  'pending while attempts remain; succeeded, failed (retries exhausted) and cancelled are terminal',
+);
 
-const attemptOutcome = z
-  .enum(['succeeded', 'http_error', 'timeout', 'connection_error', 'blocked', 'cancelled'])
-  .describe('succeeded: 2xx; http_error: any other status (3xx included); blocked: non-public address, no request');
+const attemptOutcome = attemptOutcomeSchema.describe(
+  'succeeded: 2xx; http_error: any other status (3xx included); blocked: non-public address, no request',
+);
 
-export const responseSummary = z
-  .object({
-    status: z.number().int(),
-    headers: z.record(z.string(), z.string()).describe('content-type, content-length, location, retry-after only'),
-    body: z.string().describe('the first 4 KiB of the response body'),
-    truncated: z.boolean(),
-  })
-  .meta({ id: 'ResponseSummary' });
+const responseSummary = responseSummarySchema.meta({ id: 'ResponseSummary' });
 
 export const delivery = z
   .object({
@@ -29,10 +29,7 @@ export const delivery = z
     createdAt: dateTime,
     updatedAt: dateTime,
     nextAttemptAt: dateTime.nullable().describe('when the next scheduled attempt is due; null once terminal'),
-    terminalReason: z
-      .string()
-      .nullable()
-      .describe('retries_exhausted, subscription_deleted or subscription_disabled; null unless failed or cancelled'),
+    terminalReason: terminalReasonSchema.nullable().describe('null unless failed or cancelled'),
     lastResponseSummary: responseSummary.nullable(),
   })
   .meta({ id: 'Delivery' });
@@ -51,7 +48,7 @@ export const attempt = z
     error: z.string().nullable(),
     latencyMs: z.number().int(),
     responseSummary: responseSummary.nullable(),
-    actor: z.enum(['system', 'manual', 'test']),
+    actor: actorSchema,
     address: z.string().nullable().describe('the IP address connected to'),
   })
   .meta({ id: 'Attempt' });
@@ -74,7 +71,7 @@ export const deliveryParams = z.strictObject({ delivery_id: uuid });
 
 const routingId = uuid.nullable();
 /** §2.5 `event`: the webhook.test event as stored, `payload` being the exact body that was sent. */
-export const testEvent = z
+const testEvent = z
   .object({
     id: uuid,
     eventType: z.literal('webhook.test'),

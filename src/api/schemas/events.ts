@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { historyEventTypes, lifecycleEventTypes, providers, TEST_EVENT_TYPE } from '../../domain/event-types.js';
+import {
+  historyEventTypes,
+  lifecycleEventTypes,
+  providers,
+  SUBSCRIBABLE_ONLY_TYPE,
+  TEST_EVENT_TYPE,
+} from '../../domain/event-types.js';
 import { cursorParam, dateTime, givenOnce, limitParam, nextCursor, uuid } from './common.js';
 
 // §2.1 / §2.2 / §4.1: the single source of the events API's validation, types and OpenAPI.
@@ -15,7 +21,9 @@ export const publishEventBody = z.strictObject({
     error: (issue) =>
       issue.input === TEST_EVENT_TYPE
         ? `${TEST_EVENT_TYPE} is not a lifecycle event: only the test endpoint (POST /v1/webhooks/subscriptions/{id}/test) creates it`
-        : undefined,
+        : issue.input === SUBSCRIBABLE_ONLY_TYPE
+          ? `${SUBSCRIBABLE_ONLY_TYPE} is subscribable but not in the history enum (§6.1): it cannot be published; see docs/events.md`
+          : undefined,
   }),
   occurredAt: dateTime.describe('ISO-8601 date-time with Z or an offset; kept to the millisecond'),
   livemode: z.boolean(),

@@ -29,6 +29,7 @@ export const errorHandlerPlugin = fp(
       let body: ErrorBody;
       if (error instanceof HttpError) {
         body = error.toBody();
+        void reply.headers(error.headers);
       } else if (hasZodFastifySchemaValidationErrors(error)) {
         body = { error: 'invalid_request', status: 400, message: validationMessage(error) };
       } else if (isResponseSerializationError(error)) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createFanOut, type FanOut } from '../../../delivery/fan-out.js';
-import { instrumentFanOut } from '../../../telemetry/instrument.js';
+import { traceFanOut } from '../../../telemetry/instrument.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,7 +17,7 @@ export const fanOutPlugin = fp(
       client: app.temporal.client,
       taskQueue: app.config.TEMPORAL_TASK_QUEUE,
     });
-    app.decorate('fanOut', instrumentFanOut(fanOut, app.metrics, 'api'));
+    app.decorate('fanOut', traceFanOut(fanOut));
   },
-  { name: 'fan-out', dependencies: ['store', 'telemetry'] },
+  { name: 'fan-out', dependencies: ['store'] },
 );

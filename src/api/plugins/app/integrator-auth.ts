@@ -1,23 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createAuthenticator, TIMESTAMP_TOLERANCE_SEC } from '../../../auth/authenticator.js';
+import { createAuthenticator, hasCredentialShape, TIMESTAMP_TOLERANCE_SEC } from '../../../auth/authenticator.js';
 import { createKeyCache, type KeyCache } from '../../../auth/key-cache.js';
 import { createReplayCache } from '../../../auth/replay-cache.js';
 import { unauthorized } from '../../errors.js';
-import { prependPreValidation } from '../../hooks/prepend-hook.js';
 import { authFailureReason } from '../../../telemetry/auth-reason.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     authKeys: KeyCache;
+    /** The integrator guard's two hooks, installed by the integrator scope (src/api/scopes/integrator-scope.ts). */
+    integratorAuth: {
+      /** onRequest: a blocked address (429) or headers that cannot be a credential (401), before the body is read. */
+      precheck(request: FastifyRequest): Promise<void>;
+      /** preValidation: the full check of §5 over the raw body; sets request.integratorId and keyId. */
+      authenticate(request: FastifyRequest): Promise<void>;
+    };
   }
 }
-
-/** OpenAPI security requirement of every integrator route: the three headers together. */
-export const integratorSecurity = [{ pubkey: [], timestamp: [], signature: [] }];
-
-/** Integrator routes: everything under /v1/ except health. */
-export const needsIntegratorAuth = (url: string): boolean => url.startsWith('/v1/') && !url.startsWith('/v1/health');
 
 const header = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
@@ -25,7 +25,8 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 };
 
 /**
- * Authenticates every integrator route (spec §5) before validation. Every failure answers the same 401 body;
+ * Builds the integrator authenticator (key cache, replay protection) once per app. It installs no hook itself:
+ * the integrator scope does, for exactly the routes registered in it. Every failure answers the same 401 body;
  * the cause goes to the log only.
  */
 export const integratorAuthPlugin = fp(
@@ -33,12 +34,27 @@ export const integratorAuthPlugin = fp(
     const keys = createKeyCache(app.store.integrators);
     // The window is ±60 s, so a message can be replayed within 120 s of its first use.
     const replay = createReplayCache({ windowMs: 2 * TIMESTAMP_TOLERANCE_SEC * 1000 + 1000 });
-    const authenticate = createAuthenticator({ keys, replay });
+    const authenticate = createAuthenticator({ keys, replay, sharedReplay: app.store.expiring });
     app.decorate('authKeys', keys);
 
-    app.addHook('onRoute', (route) => {
-      if (!needsIntegratorAuth(route.url)) return;
-      prependPreValidation(route, async (request) => {
+    const refuse = (request: FastifyRequest, cause: string): never => {
+      app.authFailures.record(request);
+      app.metrics.authFailed(authFailureReason(cause));
+      request.log.info({ cause }, 'unauthorized');
+      throw unauthorized();
+    };
+
+    app.decorate('integratorAuth', {
+      async precheck(request: FastifyRequest) {
+        app.authFailures.refuseIfBlocked(request);
+        const cause = hasCredentialShape(
+          header(request, 'x-pubkey'),
+          header(request, 'x-timestamp'),
+          header(request, 'x-signature'),
+        );
+        if (cause !== undefined) refuse(request, cause);
+      },
+      async authenticate(request: FastifyRequest) {
         const result = await authenticate({
           pubkey: header(request, 'x-pubkey'),
           timestamp: header(request, 'x-timestamp'),
@@ -47,15 +63,13 @@ export const integratorAuthPlugin = fp(
           target: request.raw.url ?? request.url,
           body: request.rawBody,
         });
-        if (!result.ok) {
-          request.log.info({ cause: result.cause }, 'unauthorized');
-          app.metrics.authFailed(authFailureReason(result.cause));
-          throw unauthorized();
+        if (!result.ok) refuse(request, result.cause);
+        else {
+          request.integratorId = result.integratorId;
+          request.keyId = result.keyId;
         }
-        request.integratorId = result.integratorId;
-        request.keyId = result.keyId;
-      });
+      },
     });
   },
-  { name: 'integrator-auth', dependencies: ['store', 'raw-body', 'telemetry'] },
+  { name: 'integrator-auth', dependencies: ['store', 'auth-failures', 'telemetry'] },
 );

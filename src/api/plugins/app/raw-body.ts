@@ -22,6 +22,9 @@ export const rawBodyPlugin = fp(
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
       const bytes = body as Buffer;
       request.rawBody = bytes;
+      // `Content-Type: application/json` with an empty body is no body (clients set the header on every request);
+      // a route that needs a body then answers its validation error.
+      if (bytes.length === 0) return done(null, undefined);
       void parseJson(request, bytes.toString('utf8'), (err, parsed) => {
         if (err) request.deferredBodyError = err;
         done(null, err ? undefined : parsed);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createKeyVault, type KeyVault } from '../../../crypto/key-encryption.js';
-import { loadMasterKey } from '../../../crypto/master-key.js';
+import type { MasterKey } from '../../../crypto/master-key.js';
 import { callbackUrlPolicyFromConfig } from '../../../net/policy-from-config.js';
 import type { CallbackUrlPolicy } from '../../../net/callback-url.js';
 
@@ -16,10 +16,9 @@ declare module 'fastify' {
   }
 }
 
-/** The master key (start-up fails in production without one), the key vault and the callback-URL policy. */
+/** The master key (loaded by buildApp: start-up fails without one), the key vault and the callback-URL policy. */
 export const vaultPlugin = fp(
-  async (app: FastifyInstance) => {
-    const master = loadMasterKey(app.config);
+  async (app: FastifyInstance, { master }: { master: MasterKey }) => {
     if (master.warning) app.log.warn(master.warning);
     app.decorate('masterKey', master.key);
     app.decorate('vault', createKeyVault(master.key));

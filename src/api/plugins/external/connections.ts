@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../../config.js';
-import { createMongo, type Mongo } from '../../../store/mongo.js';
+import { createMongo, type Mongo, type MongoOptions } from '../../../store/mongo.js';
 import { ensureIndexes } from '../../../store/indexes.js';
 import { createTemporal, type Temporal } from '../../../temporal.js';
 
@@ -17,12 +17,13 @@ export interface ConnectionsOptions {
   config: Config;
   /** Connect and create the indexes at start-up (default true): start-up fails when MongoDB is unreachable. */
   ensureIndexes?: boolean;
+  mongoOptions?: MongoOptions;
 }
 
 /** External connections: MongoDB and Temporal, opened once and closed when the app closes. */
 export const connectionsPlugin = fp<ConnectionsOptions>(
-  async (app: FastifyInstance, { config, ensureIndexes: create = true }) => {
-    const mongo = createMongo(config);
+  async (app: FastifyInstance, { config, ensureIndexes: create = true, mongoOptions }) => {
+    const mongo = createMongo(config, mongoOptions);
     const temporal = createTemporal(config);
     app.decorate('config', config);
     app.decorate('mongo', mongo);

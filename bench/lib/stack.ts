@@ -1,0 +1,110 @@
+// The long benchmarks' stack on the bench bed: the API in this process, the worker (and its sweeper) in a child
+// process of its own (so its CPU and RSS are its own), one integrator, and helpers to publish and to watch processes.
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { HeraldAdminClient } from '../../src/client/admin-client.js';
+import type { PublishEventInput } from '../../src/client/events.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { LifecycleEventType, SubscribableEventType } from '../../src/domain/event-types.js';
+import { root } from '../../scripts/lib/servers.js';
+import { lifecycleEvent, seedSubscription } from '../../test/helpers/deliveries.js';
+import { pidListeningOn } from './proc-stats.js';
+
+export interface BenchStack {
+  readonly app: FastifyInstance;
+  readonly config: Config;
+  readonly admin: HeraldAdminClient;
+  readonly integratorId: string;
+  readonly worker: ChildProcess;
+  /** pids of the API (this process), the worker, the MongoDB-wire server and the Temporal dev server. */
+  readonly pids: Record<string, number | undefined>;
+  subscribe(url: string, eventTypes?: SubscribableEventType[]): Promise<string>;
+  /** Publishes one event through the admin API; resolves with its id. */
+  publish(eventType?: LifecycleEventType & SubscribableEventType): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Resolves once the worker polls both its workflow and activity task queues, so no load waits on its start-up. */
+async function workerPolling(app: FastifyInstance, config: Config, worker: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  const pollers = async (taskQueueType: 1 | 2): Promise<number> => {
+    const res = await app.temporal.connection.workflowService.describeTaskQueue({
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: { name: config.TEMPORAL_TASK_QUEUE },
+      taskQueueType, // 1 workflow, 2 activity
+    });
+    return res.pollers?.length ?? 0;
+  };
+  while ((await pollers(1)) === 0 || (await pollers(2)) === 0) {
+    if (worker.exitCode !== null) throw new Error(`the worker exited with code ${worker.exitCode}`);
+    if (Date.now() > deadline) throw new Error('the worker did not poll within 180 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const portOf = (url: string): number => Number(/:(\d+)(?:\/|$)/.exec(url)?.[1]);
+
+export async function startBenchStack(logDir: string): Promise<BenchStack> {
+  const token = randomBytes(24).toString('hex');
+  const env = {
+    ...process.env,
+    MONGODB_DB: `bench_${randomBytes(4).toString('hex')}`,
+    TEMPORAL_TASK_QUEUE: `bench-${randomBytes(4).toString('hex')}`,
+    HERALD_ADMIN_TOKEN: token,
+    HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
+    HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1',
+    HERALD_ALLOW_CIDRS: '127.0.0.1/32',
+    LOG_LEVEL: 'warn',
+  };
+  const config = loadConfig(env);
+  const app = await buildApp({ config, logger: false });
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const worker = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/worker.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(join(logDir, 'worker.log'));
+  worker.stdout?.pipe(log);
+  worker.stderr?.pipe(log);
+  await workerPolling(app, config, worker);
+  const admin = new HeraldAdminClient(baseUrl, token);
+  const integrator = await admin.createIntegrator('bench');
+  const workerExited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return {
+    app,
+    config,
+    admin,
+    integratorId: integrator.id,
+    worker,
+    pids: {
+      api: process.pid,
+      worker: worker.pid,
+      mongoWire: pidListeningOn(portOf(config.MONGODB_URL)),
+      temporal: pidListeningOn(portOf(`x://${config.TEMPORAL_ADDRESS}`)),
+    },
+    async subscribe(url, eventTypes) {
+      const { subscription } = await seedSubscription(app.store, app.vault, {
+        integratorId: integrator.id,
+        url,
+        ...(eventTypes ? { eventTypes } : {}),
+      });
+      return subscription._id;
+    },
+    async publish(eventType = 'customer.created') {
+      const event = lifecycleEvent(integrator.id, eventType);
+      await admin.publishEvent(JSON.parse(event.body) as PublishEventInput);
+      return event._id;
+    },
+    async stop() {
+      worker.kill('SIGTERM');
+      await workerExited;
+      await app.mongo.db.dropDatabase();
+      await app.close();
+    },
+  };
+}

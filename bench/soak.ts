@@ -1,0 +1,149 @@
+// `npm run bench -- soak [--minutes 30] [--rate 12] [--window 5] [--waiting 20000] [--inFlight 20]` (not in CI)
+// 1. --rate events/s (half the measured delivery rate) for --minutes into one healthy HTTPS receiver: deliveries/s
+//    and ingest → arrival p99 per minute; the last --window minutes must stay within 20 % of the first; the
+//    MongoDB-wire database files (write-ahead log included) are printed every minute and must stay bounded.
+// 2. Then --waiting events into a subscription whose receiver always answers 503: once each has made its first
+//    attempt they all wait on their retry timers, and the worker's RSS is printed (goal ≤ 600 MB).
+// `--minutes 5 --window 1 --waiting 2000` is a short mode for trying it. Ends with one JSON line.
+import { readdirSync, readFileSync, statSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHttpsReceiver } from '../test/helpers/receiver.js';
+import { processWatch, sample } from './lib/proc-stats.js';
+import { startBenchStack } from './lib/stack.js';
+import { numberFlags, pool, quantile, round } from './lib/stats.js';
+
+const flags = numberFlags({ minutes: 30, rate: 12, window: 5, waiting: 20_000, inFlight: 20 });
+const EVENT_ID = 'x-service-webhook-event-id';
+
+const arrivals = new Map<string, number>();
+let failingAttempts = 0;
+const firstFailing = new Set<string>();
+const healthy = await startHttpsReceiver((r) => {
+  arrivals.set(String(r.headers[EVENT_ID]), r.receivedAt);
+  return { status: 204 };
+});
+const failing = await startHttpsReceiver((r) => {
+  failingAttempts++;
+  firstFailing.add(String(r.headers[EVENT_ID]));
+  return { status: 503 };
+});
+const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-soak-')));
+const watch = processWatch(stack.pids);
+await stack.subscribe(`https://hooks.example.com:${healthy.port}/soak`, ['customer.created']);
+
+/** The MongoDB-wire server's data folder, from its command line (`-data DIR`). */
+function dataDir(): string | undefined {
+  const pid = stack.pids.mongoWire;
+  if (pid === undefined) return undefined;
+  const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  return args[args.indexOf('-data') + 1];
+}
+const dir = dataDir();
+const dbFilesMb = (): number =>
+  dir
+    ? round(
+        readdirSync(dir).reduce(
+          (sum, f) => sum + (/\.sqlite(-wal|-shm)?$/.test(f) ? statSync(join(dir, f)).size : 0),
+          0,
+        ) /
+          2 ** 20,
+      )
+    : Number.NaN;
+
+// Phase 1: open loop at --rate for --minutes; database files and worker RSS sampled every minute.
+const published = new Map<string, number>();
+const samples: { dbFilesMb: number; workerRssMb: number }[] = [];
+const t0 = Date.now();
+const total = Math.round(flags.rate * flags.minutes * 60);
+const publishing: Promise<void>[] = [];
+const sampler = setInterval(() => {
+  watch.tick();
+  const s = { dbFilesMb: dbFilesMb(), workerRssMb: (stack.pids.worker && sample(stack.pids.worker)?.rssMb) ?? -1 };
+  samples.push(s);
+  console.log(`t+${samples.length} min: database files ${s.dbFilesMb} MB, worker RSS ${s.workerRssMb} MB`);
+}, 60_000);
+for (let i = 0; i < total; i++) {
+  const due = t0 + (i * 1000) / flags.rate;
+  await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+  const at = Date.now();
+  publishing.push(
+    stack.publish('customer.created').then(
+      (id) => void published.set(id, at),
+      (err: unknown) => console.error('publish failed', err),
+    ),
+  );
+}
+await Promise.all(publishing);
+const drainUntil = Date.now() + 60_000;
+while ([...published.keys()].some((id) => !arrivals.has(id)) && Date.now() < drainUntil)
+  await new Promise((r) => setTimeout(r, 1_000));
+clearInterval(sampler);
+// Per minute of the run: arrivals in that minute / 60, and the p99 of ingest → arrival of the events sent in it.
+const minutes = Array.from({ length: flags.minutes }, (_, m) => {
+  const from = t0 + m * 60_000;
+  const to = from + 60_000;
+  const inMinute = (t: number): boolean => t >= from && t < to;
+  const latencies = [...published].flatMap(([id, sent]) => {
+    const at = arrivals.get(id);
+    return inMinute(sent) && at !== undefined ? [at - sent] : [];
+  });
+  return {
+    minute: m + 1,
+    deliveriesPerSec: round([...arrivals.values()].filter(inMinute).length / 60, 2),
+    p99Ms: round(quantile(latencies, 0.99)),
+    ...(samples[m] ?? { dbFilesMb: dbFilesMb(), workerRssMb: -1 }),
+  };
+});
+for (const row of minutes)
+  console.log(
+    `minute ${row.minute}: ${row.deliveriesPerSec} deliveries/s, p99 ${row.p99Ms} ms, database files ${row.dbFilesMb} MB`,
+  );
+const w = Math.max(1, Math.min(flags.window, Math.floor(minutes.length / 2)));
+const mean = (rows: typeof minutes, k: 'deliveriesPerSec' | 'p99Ms'): number =>
+  rows.reduce((s, r) => s + r[k], 0) / rows.length;
+const first = minutes.slice(0, w);
+const last = minutes.slice(-w);
+const soak = {
+  minutes: minutes.length,
+  windowMinutes: w,
+  firstDeliveriesPerSec: round(mean(first, 'deliveriesPerSec'), 2),
+  lastDeliveriesPerSec: round(mean(last, 'deliveriesPerSec'), 2),
+  firstP99Ms: round(mean(first, 'p99Ms')),
+  lastP99Ms: round(mean(last, 'p99Ms')),
+  undelivered: [...published.keys()].filter((id) => !arrivals.has(id)).length,
+  dbFilesMb: minutes.map((m) => m.dbFilesMb),
+};
+console.log(
+  `soak: first ${w} min ${soak.firstDeliveriesPerSec}/s p99 ${soak.firstP99Ms} ms; last ${w} min ` +
+    `${soak.lastDeliveriesPerSec}/s p99 ${soak.lastP99Ms} ms (goal: within 20 %); database files ${soak.dbFilesMb.join(' → ')} MB`,
+);
+
+// Phase 2: --waiting deliveries parked on a failing endpoint.
+await stack.subscribe(`https://hooks.example.com:${failing.port}/down`, ['customer.active']);
+const t1 = Date.now();
+await pool(flags.waiting, flags.inFlight, async () => void (await stack.publish('customer.active')));
+while (firstFailing.size < flags.waiting && Date.now() - t1 < 30 * 60_000)
+  await new Promise((r) => setTimeout(r, 2_000));
+await new Promise((r) => setTimeout(r, 10_000));
+const workerNow = stack.pids.worker ? sample(stack.pids.worker) : undefined;
+const waiting = {
+  deliveries: firstFailing.size,
+  attempts: failingAttempts,
+  publishSeconds: round((Date.now() - t1) / 1000),
+  workerRssMb: workerNow?.rssMb ?? null,
+  workerPeakRssMb: workerNow?.peakRssMb ?? null,
+  dbFilesMb: dbFilesMb(),
+};
+console.log(
+  `${waiting.deliveries} deliveries waiting on a failing endpoint: worker RSS ${waiting.workerRssMb} MB ` +
+    `(peak ${waiting.workerPeakRssMb} MB; goal ≤ 600), database files ${waiting.dbFilesMb} MB`,
+);
+const processes = watch.report();
+for (const [name, p] of Object.entries(processes))
+  console.log(`  ${name.padEnd(10)} CPU ${p.cpuSeconds} s, peak RSS ${p.peakRssMb} MB`);
+console.log(JSON.stringify({ soak, waiting, perMinute: minutes, processes }));
+await stack.stop();
+await healthy.close();
+await failing.close();
+process.exit(0);

@@ -1,0 +1,36 @@
+import type { Config } from '../config.js';
+import type { Store } from '../store/index.js';
+import { HttpError, tooMany } from './errors.js';
+
+const HOUR_MS = 3_600_000;
+
+/** Actions limited per integrator and clock hour, with the config variable that sets each limit. */
+const hourly = {
+  key_rotations: { limit: 'HERALD_KEY_ROTATIONS_PER_HOUR', what: 'signing-key rotations' },
+  test_sends: { limit: 'HERALD_TEST_SENDS_PER_HOUR', what: 'test sends' },
+} as const;
+
+/**
+ * Counts one use of an hourly quota in the shared store (one `_id` upsert, so every instance counts together);
+ * past the limit, 429 `quota_exceeded` with Retry-After up to the next hour. A refused use still counts.
+ */
+export async function takeHourlyQuota(
+  deps: { store: Store; config: Config },
+  integratorId: string,
+  kind: keyof typeof hourly,
+  now = Date.now(),
+): Promise<void> {
+  const { limit, what } = hourly[kind];
+  const max = deps.config[limit];
+  const start = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const used = await deps.store.expiring.take(`${integratorId}:${kind}:${start}`, new Date(start + HOUR_MS));
+  if (used > max)
+    throw tooMany('quota_exceeded', `at most ${max} ${what} per integrator per hour`, (start + HOUR_MS - now) / 1000);
+}
+
+/** 409 `quota_exceeded` when the integrator already has HERALD_MAX_SUBSCRIPTIONS live subscriptions. */
+export async function checkSubscriptionQuota(deps: { store: Store; config: Config }, integratorId: string) {
+  const max = deps.config.HERALD_MAX_SUBSCRIPTIONS;
+  if ((await deps.store.subscriptions.countLive(integratorId)) >= max)
+    throw new HttpError(409, 'quota_exceeded', `at most ${max} live subscriptions per integrator; delete one first`);
+}

@@ -1,0 +1,34 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import { unauthorized } from '../errors.js';
+import type { ScopeOptions } from './integrator-scope.js';
+
+export const adminSecurity = [{ adminToken: [] }];
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+
+/**
+ * The internal admin routes, guarded by construction like the integrator scope: `Authorization: Bearer <token>`,
+ * compared in constant time, in this scope's own onRequest hook. The caller registers this scope only when
+ * HERALD_ADMIN_TOKEN is set, so without a token the routes do not exist (404). They are hidden from the public
+ * /openapi.json.
+ */
+export const adminScope: FastifyPluginAsync<ScopeOptions & { token: string }> = async (scope, { token, routes }) => {
+  const expected = digest(token);
+  scope.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, security: adminSecurity, hide: true };
+  });
+  scope.addHook('onRequest', async (request) => {
+    scope.authFailures.refuseIfBlocked(request);
+    const header = request.headers.authorization ?? '';
+    const given = header.startsWith('Bearer ') && header.length > 7 ? digest(header.slice(7)) : undefined;
+    // Hashing first makes both sides 32 bytes, so the comparison leaks neither content nor length.
+    if (given === undefined || !timingSafeEqual(given, expected)) {
+      scope.authFailures.record(request);
+      scope.metrics.authFailed('admin_token');
+      request.log.info({ cause: 'admin token mismatch' }, 'unauthorized');
+      throw unauthorized();
+    }
+  });
+  for (const routePlugin of routes) await scope.register(routePlugin);
+};

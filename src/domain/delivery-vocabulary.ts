@@ -1,0 +1,47 @@
+// The delivery vocabulary, declared once: the workflow types, the HTTP client, the stored documents, the API schemas
+// and the repositories all derive from these lists. Pure data and zod: safe for workflow code to import types from.
+import { z } from 'zod';
+
+/** pending while attempts remain; the other three are terminal. */
+export const deliveryStatuses = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+export const terminalStatuses = ['succeeded', 'failed', 'cancelled'] as const satisfies readonly DeliveryStatus[];
+
+/** What a POST came to: 2xx, any other answer (3xx included: no redirect is followed), or no answer. */
+export const postOutcomes = ['succeeded', 'http_error', 'timeout', 'connection_error', 'blocked'] as const;
+export type PostOutcome = (typeof postOutcomes)[number];
+
+/**
+ * An attempt's outcome: a POST's, `cancelled` when the delivery ended before any request was made, or
+ * `signing_key_unavailable` when its signing key could not be opened (no request; the delivery failed).
+ */
+export const attemptOutcomes = [...postOutcomes, 'cancelled', 'signing_key_unavailable'] as const;
+export type AttemptOutcome = (typeof attemptOutcomes)[number];
+
+/** Who caused an attempt: the schedule, an integrator's manual retry, or the test endpoint. */
+export const actors = ['system', 'manual', 'test'] as const;
+export type Actor = (typeof actors)[number];
+
+/** Why a delivery is failed or cancelled. */
+export const terminalReasons = [
+  'retries_exhausted',
+  'subscription_deleted',
+  'subscription_disabled',
+  'not_started',
+  'signing_key_unavailable',
+] as const;
+export type TerminalReason = (typeof terminalReasons)[number];
+
+export const deliveryStatusSchema = z.enum(deliveryStatuses);
+export const attemptOutcomeSchema = z.enum(attemptOutcomes);
+export const actorSchema = z.enum(actors);
+export const terminalReasonSchema = z.enum(terminalReasons);
+
+/** What an attempt keeps of the receiver's answer: enough to debug, nothing sensitive. */
+export const responseSummarySchema = z.object({
+  status: z.number().int(),
+  headers: z.record(z.string(), z.string()).describe('content-type, content-length, location, retry-after only'),
+  body: z.string().describe('the first 4 KiB of the response body, decoded as UTF-8'),
+  truncated: z.boolean().describe('more bytes followed (not read), or the body could not be read to its end'),
+});
+export type ResponseSummary = z.infer<typeof responseSummarySchema>;

@@ -1,0 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { EventDoc } from './documents.js';
+import type { EventsRepo } from './events-repo.js';
+
+/**
+ * The most time that may pass between an event's `createdAt` and the moment it is visible in the listing. An event
+ * whose insert is acknowledged later than this is given a fresh `createdAt` (see boundCommitLag).
+ */
+export const MAX_COMMIT_LAG_MS = 2_000;
+
+/**
+ * The overlap a client polling `GET /v1/query/events?createdAfter=` must keep: poll from the newest `createdAt` it
+ * has seen minus this, and drop ids it already has. Sufficient while every event is visible within
+ * MAX_COMMIT_LAG_MS of its `createdAt` and API instances' clocks differ by less than (overlap − lag) / 2 = 4 s.
+ */
+export const POLL_OVERLAP_SEC = 10;
+
+const MAX_REPAIRS = 5;
+
+/**
+ * Keeps "visible within MAX_COMMIT_LAG_MS of createdAt" true for an event just inserted (or found un-handed-off by a
+ * re-submission). An acknowledged write is committed, so when the acknowledgement came within the bound, so did the
+ * commit. When it did not, a concurrent ingest may have committed a newer event first and a poller may have moved
+ * past this one: its `createdAt` is moved to now, by `_id`, so that the poller's overlap finds it again (it may then
+ * see it twice, never not at all). Repeated while the repair itself is slow; each try is one `_id` update.
+ */
+export async function boundCommitLag(
+  events: Pick<EventsRepo, 'collection'>,
+  event: EventDoc,
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+  now: () => number = Date.now,
+): Promise<EventDoc> {
+  let current = event;
+  for (let i = 0; i < MAX_REPAIRS && now() - current.createdAt.getTime() > MAX_COMMIT_LAG_MS; i++) {
+    const createdAt = new Date(now());
+    log.warn({ eventId: event._id, lagMs: createdAt.getTime() - current.createdAt.getTime() }, 'late event commit');
+    await events.collection.updateOne({ _id: current._id }, { $set: { createdAt } });
+    current = { ...current, createdAt };
+  }
+  if (now() - current.createdAt.getTime() > MAX_COMMIT_LAG_MS)
+    log.error({ eventId: event._id }, 'event still committed late after repairs: pollers may miss it');
+  return current;
+}

@@ -1,0 +1,64 @@
+// Issue 11 item 6: a signed request replayed to another API instance over the same database is refused (the shared
+// replay store: one insert by `_id` = digest); expired digests are swept in code (FerretDB has no TTL expiry).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { buildTestApp, closeTestApp } from '../helpers/app.js';
+import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
+import { signedHeaders } from '../helpers/signed.js';
+
+describe('replay protection across API instances', () => {
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+  let acme: TestIntegrator;
+  before(async () => {
+    ({ app: a } = await buildTestApp());
+    ({ app: b } = await buildTestApp({
+      MONGODB_DB: a.config.MONGODB_DB,
+      HERALD_MASTER_KEY: a.config.HERALD_MASTER_KEY ?? '',
+    }));
+    acme = await registerIntegrator(a, await listen(a));
+  });
+  after(async () => {
+    await b.close();
+    await closeTestApp(a);
+  });
+
+  const send = (app: FastifyInstance, url: string, headers: Record<string, string>, payload?: string) =>
+    app.inject({ method: payload === undefined ? 'GET' : 'POST', url, headers, payload });
+
+  it('accepts a request on one instance and refuses the same bytes on the other, both ways', async () => {
+    for (const [first, second, n] of [
+      [a, b, 1],
+      [b, a, 2],
+    ] as const) {
+      const url = `/v1/credentials/current?n=${n}`;
+      const headers = signedHeaders(acme, 'GET', url);
+      assert.equal((await send(first, url, headers)).statusCode, 200);
+      const replayed = await send(second, url, headers);
+      assert.equal(replayed.statusCode, 401);
+      assert.deepEqual(replayed.json(), { error: 'unauthorized', status: 401 });
+      assert.equal((await send(first, url, headers)).statusCode, 401, 'the local fast path refuses too');
+    }
+  });
+
+  it('ten instances-worth of concurrent replays of one request: exactly one accepted', async () => {
+    const url = '/v1/query/events?limit=1';
+    const headers = signedHeaders(acme, 'GET', url);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? a : b, url, headers)));
+    assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 401, 401, 401, 401, 401, 401, 401, 401, 401]);
+  });
+
+  it('stores the digest by _id with an expiry just past the window, and the sweep deletes only expired ones', async () => {
+    const replays = a.mongo.db.collection<{ _id: string; expiresAt: Date }>('replays');
+    const newest = await replays.find({}).sort({ expiresAt: -1 }).limit(1).next();
+    assert.ok(newest);
+    const inSec = (newest.expiresAt.getTime() - Date.now()) / 1000;
+    assert.ok(inSec > 50 && inSec <= 66, `expires in ${inSec} s`);
+    await replays.insertOne({ _id: 'old-digest', expiresAt: new Date(Date.now() - 1000) });
+    const total = await replays.countDocuments({});
+    assert.equal(await a.store.expiring.sweepExpired(), 1);
+    assert.equal(await replays.countDocuments({}), total - 1);
+    assert.equal(await replays.countDocuments({ _id: 'old-digest' }), 0);
+  });
+});

@@ -1,0 +1,11 @@
+// The change ids passed to patched(), one per workflow change (docs/operations.md, "Versioning the delivery
+// workflow"). An id is never reused, and stays in the code as long as a run that took the old path may exist.
+export const patches = {
+  /** The activity applies the attempt rule and answers the wait before the next attempt (before: the workflow
+   * computed it and sent it in). */
+  attemptRule: 'attempt-rule',
+  /** A cancel signal ends a waiting run at once (before: cancellation woke the run with retryNow). */
+  cancelSignal: 'cancel-signal',
+  /** Manual retry by update; a run started by one reads its first attempt number from the records. */
+  manualRetryUpdate: 'manual-retry-update',
+} as const;

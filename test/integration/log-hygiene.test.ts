@@ -72,7 +72,9 @@ describe('logs of a whole run', () => {
     assert.equal(rejected.status, 401);
     const wrongToken = `${ADMIN_TOKEN}-but-wrong`;
     const admin = await fetch(`http://127.0.0.1:${port}/internal/v1/integrators`, {
-      headers: { authorization: `Bearer ${wrongToken}` },
+      method: 'POST',
+      headers: { authorization: `Bearer ${wrongToken}`, 'content-type': 'application/json' },
+      body: '{}',
     });
     assert.equal(admin.status, 401);
 

@@ -40,28 +40,31 @@ function dataDir(): string | undefined {
   return args[args.indexOf('-data') + 1];
 }
 const dir = dataDir();
-const dbFilesMb = (): number =>
+/** MB of the data folder's files matching `pattern` (all database files, or the write-ahead logs alone). */
+const filesMb = (pattern: RegExp): number =>
   dir
-    ? round(
-        readdirSync(dir).reduce(
-          (sum, f) => sum + (/\.sqlite(-wal|-shm)?$/.test(f) ? statSync(join(dir, f)).size : 0),
-          0,
-        ) /
-          2 ** 20,
-      )
+    ? round(readdirSync(dir).reduce((sum, f) => sum + (pattern.test(f) ? statSync(join(dir, f)).size : 0), 0) / 2 ** 20)
     : Number.NaN;
+const dbFilesMb = (): number => filesMb(/\.sqlite(-wal|-shm)?$/);
+const walMb = (): number => filesMb(/\.sqlite-wal$/);
 
 // Phase 1: open loop at --rate for --minutes; database files and worker RSS sampled every minute.
 const published = new Map<string, number>();
-const samples: { dbFilesMb: number; workerRssMb: number }[] = [];
+const samples: { dbFilesMb: number; walMb: number; workerRssMb: number }[] = [];
 const t0 = Date.now();
 const total = Math.round(flags.rate * flags.minutes * 60);
 const publishing: Promise<void>[] = [];
 const sampler = setInterval(() => {
   watch.tick();
-  const s = { dbFilesMb: dbFilesMb(), workerRssMb: (stack.pids.worker && sample(stack.pids.worker)?.rssMb) ?? -1 };
+  const s = {
+    dbFilesMb: dbFilesMb(),
+    walMb: walMb(),
+    workerRssMb: (stack.pids.worker && sample(stack.pids.worker)?.rssMb) ?? -1,
+  };
   samples.push(s);
-  console.log(`t+${samples.length} min: database files ${s.dbFilesMb} MB, worker RSS ${s.workerRssMb} MB`);
+  console.log(
+    `t+${samples.length} min: database files ${s.dbFilesMb} MB (WAL ${s.walMb} MB), worker RSS ${s.workerRssMb} MB`,
+  );
 }, 60_000);
 for (let i = 0; i < total; i++) {
   const due = t0 + (i * 1000) / flags.rate;
@@ -92,7 +95,7 @@ const minutes = Array.from({ length: flags.minutes }, (_, m) => {
     minute: m + 1,
     deliveriesPerSec: round([...arrivals.values()].filter(inMinute).length / 60, 2),
     p99Ms: round(quantile(latencies, 0.99)),
-    ...(samples[m] ?? { dbFilesMb: dbFilesMb(), workerRssMb: -1 }),
+    ...(samples[m] ?? { dbFilesMb: dbFilesMb(), walMb: walMb(), workerRssMb: -1 }),
   };
 });
 for (const row of minutes)
@@ -113,10 +116,11 @@ const soak = {
   lastP99Ms: round(mean(last, 'p99Ms')),
   undelivered: [...published.keys()].filter((id) => !arrivals.has(id)).length,
   dbFilesMb: minutes.map((m) => m.dbFilesMb),
+  walMb: minutes.map((m) => m.walMb),
 };
 console.log(
   `soak: first ${w} min ${soak.firstDeliveriesPerSec}/s p99 ${soak.firstP99Ms} ms; last ${w} min ` +
-    `${soak.lastDeliveriesPerSec}/s p99 ${soak.lastP99Ms} ms (goal: within 20 %); database files ${soak.dbFilesMb.join(' → ')} MB`,
+    `${soak.lastDeliveriesPerSec}/s p99 ${soak.lastP99Ms} ms (goal: within 20 %); database files ${soak.dbFilesMb.join(' → ')} MB, of which WAL ${soak.walMb.join(' → ')} MB`,
 );
 
 // Phase 2: --waiting deliveries parked on a failing endpoint.

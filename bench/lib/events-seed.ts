@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lifecycleEventTypes, providers } from '../../src/domain/event-types.js';
 import { newEventDoc } from '../../src/domain/event-record.js';
+import { jsonTextOf } from '../../src/domain/json-text.js';
 import type { EventsRepo } from '../../src/store/events-repo.js';
 
 /** Event i belongs to integrator i % K and was created at base + i ms: newest-first positions are computable. */
@@ -36,7 +37,7 @@ export async function seedEvents(
           transactionId: i % 2 === 0 ? randomUUID() : null,
           provider: providers[i % providers.length]!,
           providerEventId: `evt_${i}`,
-          data: { amount: `${(i % 10_000) / 100}`, currency: 'EUR', reference: `ref-${i}` },
+          data: jsonTextOf({ amount: `${(i % 10_000) / 100}`, currency: 'EUR', reference: `ref-${i}` }),
         },
         createdAt,
       );

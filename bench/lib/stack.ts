@@ -101,8 +101,10 @@ export async function startBenchStack(logDir: string): Promise<BenchStack> {
       return event._id;
     },
     async stop() {
-      worker.kill('SIGTERM');
+      worker.kill('SIGTERM'); // drains in-flight tasks; a backlog could hold it for minutes
+      const killer = setTimeout(() => worker.kill('SIGKILL'), 20_000);
       await workerExited;
+      clearTimeout(killer);
       await app.mongo.db.dropDatabase();
       await app.close();
     },

@@ -30,13 +30,13 @@ export class HeraldAdminClient {
 
   /** Like `request`, with the 2xx status (some answers differ only by it: 201 created vs 200 already there). */
   async exchange<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    return await this.#send(method, path, body === undefined ? undefined : JSON.stringify(body));
+  }
+
+  async #send<T>(method: string, path: string, json?: string): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.fetchFn(`${this.#base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.fetchFn(`${this.#base}${path}`, { method, headers, body: json });
     return { status: res.status, body: await readResponse<T>(res) };
   }
 
@@ -56,9 +56,14 @@ export class HeraldAdminClient {
     );
   }
 
-  /** Publishes a lifecycle event; `created` is false when this exact event was stored before (idempotent). */
-  async publishEvent(event: PublishEventInput): Promise<{ created: boolean; event: EventHistoryItem }> {
-    const res = await this.exchange<EventHistoryItem>('POST', '/internal/v1/events', event);
+  /**
+   * Publishes a lifecycle event; `created` is false when this exact event was stored before (idempotent). A string
+   * is sent as is, as the event's JSON text: `data` is stored and delivered exactly as written there, whereas an
+   * object goes through JSON.stringify (no BigInt; numbers as JavaScript holds them).
+   */
+  async publishEvent(event: PublishEventInput | string): Promise<{ created: boolean; event: EventHistoryItem }> {
+    const json = typeof event === 'string' ? event : JSON.stringify(event);
+    const res = await this.#send<EventHistoryItem>('POST', '/internal/v1/events', json);
     return { created: res.status === 201, event: res.body };
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { newEventDoc } from '../domain/event-record.js';
 import { TEST_EVENT_TYPE } from '../domain/event-types.js';
+import { jsonTextOf } from '../domain/json-text.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
@@ -31,7 +32,7 @@ function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc {
     transactionId: null,
     provider: 'service',
     providerEventId: null,
-    data: { message: 'A test delivery from Herald.', subscriptionId: subscription._id },
+    data: jsonTextOf({ message: 'A test delivery from Herald.', subscriptionId: subscription._id }),
   } as const;
   // Test events go to their one subscription only, never through the fan-out.
   return { ...newEventDoc(fields, now), sourceSubscriptionId: subscription._id };

@@ -1,16 +1,19 @@
 import type { EventDoc } from '../store/documents.js';
+import type { JsonText } from './json-text.js';
 
 /** §6.4 delivery body fields, in §2.1 order (createdAt is a history field, not part of the payload). */
 export type EventPayloadFields = Omit<EventDoc, '_id' | 'createdAt' | 'body' | 'sourceSubscriptionId'> & {
   id: string;
+  /** The producer's exact JSON text of `data`, spliced in unchanged (README "Payload fidelity"). */
+  data: JsonText;
 };
 
 /**
  * The delivery body of an event: serialised once when the event is stored, then sent byte-identical on every
- * attempt. Field order is fixed here, not by whoever built the object.
+ * attempt. Field order is fixed here, not by whoever built the object; `data` is last and never re-encoded.
  */
 export function serializeEventPayload(e: EventPayloadFields): string {
-  return JSON.stringify({
+  const head = JSON.stringify({
     id: e.id,
     eventType: e.eventType,
     occurredAt: e.occurredAt.toISOString(),
@@ -24,6 +27,6 @@ export function serializeEventPayload(e: EventPayloadFields): string {
     transactionId: e.transactionId,
     provider: e.provider,
     providerEventId: e.providerEventId,
-    data: e.data ?? null,
   });
+  return `${head.slice(0, -1)},"data":${e.data}}`;
 }

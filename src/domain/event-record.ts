@@ -3,18 +3,12 @@ import { serializeEventPayload, type EventPayloadFields } from './event-payload.
 
 /**
  * The stored form of a new event: the §6.4 body serialised once, createdAt set by the server.
- * The body is also the canonical content that idempotent re-submission compares.
+ * The body is also the canonical content that idempotent re-submission compares. `data` lives only in the body,
+ * as the producer's text: BSON cannot hold every JSON value, and a parsed copy could differ from what was sent.
  */
 export function newEventDoc(fields: EventPayloadFields, createdAt: Date = new Date()): EventDoc {
-  const { id, ...rest } = fields;
-  const data = fields.data ?? null;
-  return {
-    _id: id,
-    ...rest,
-    data,
-    createdAt,
-    body: serializeEventPayload({ ...fields, data }),
-  };
+  const { id, data: _data, ...rest } = fields;
+  return { _id: id, ...rest, createdAt, body: serializeEventPayload(fields) };
 }
 
 /**

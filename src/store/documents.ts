@@ -24,12 +24,11 @@ export interface EventDoc {
   transactionId: string | null;
   provider: Provider | null;
   providerEventId: string | null;
-  /** Any JSON value. Not stored as a field of its own (BSON cannot hold every JSON value): the events repository
-   * writes it inside `body` only and fills it in from there on read. */
-  data: unknown;
   /** Database creation time, set by the server; the listing orders by (createdAt desc, _id desc). */
   createdAt: Date;
-  /** The §6.4 payload serialised once (src/domain/event-payload.ts); every delivery sends exactly these bytes. */
+  /** The §6.4 payload serialised once (src/domain/event-payload.ts); every delivery sends exactly these bytes.
+   * `data` is only here, as the producer's exact JSON text: no field of its own (BSON cannot hold every JSON value,
+   * and a parsed copy would lose digits, escapes and key order). */
   body: string;
   /** webhook.test events only: the subscription the test was sent to. */
   sourceSubscriptionId?: string;

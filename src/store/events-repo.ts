@@ -5,25 +5,17 @@ import { ownedBy } from './owned.js';
 import { newestFirst, type Position } from './cursor.js';
 import { listFilter, listProjection, type EventListFilters, type EventListRow } from './events-query.js';
 
-/**
- * `data` is not written as a field of its own: `body` already holds it, and any JSON value must be storable, which
- * BSON is not always (nested arrays on FerretDB; `$`- or `.`-keys). Readers get it back from `body`.
- */
-const toStored = ({ data: _data, ...rest }: EventDoc): EventDoc => rest as EventDoc;
-const hydrate = (doc: EventDoc | null): EventDoc | null =>
-  doc && { ...doc, data: (JSON.parse(doc.body) as { data: unknown }).data };
-
 /** Lifecycle events: ingestion, the history listing, and the fan-out hand-off marks. */
 export function createEventsRepo(db: Db) {
   const events = db.collection<EventDoc>('events');
 
   return {
-    /** The raw collection: its documents carry no `data` field (see toStored). */
+    /** The raw collection. Its documents carry `data` only inside `body`, as the producer's text (documents.ts). */
     collection: events,
 
     /** Many new events at once, in the stored form (seeding, tests, benchmarks); not idempotent. */
     async insertMany(docs: readonly EventDoc[]): Promise<void> {
-      if (docs.length > 0) await events.insertMany(docs.map(toStored), { ordered: false });
+      if (docs.length > 0) await events.insertMany(docs, { ordered: false });
     },
 
     /**
@@ -32,11 +24,11 @@ export function createEventsRepo(db: Db) {
      */
     async insertOnce(doc: EventDoc): Promise<{ created: boolean; event: EventDoc }> {
       try {
-        await events.insertOne(toStored(doc));
+        await events.insertOne(doc);
         return { created: true, event: doc };
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
-        const existing = hydrate(await events.findOne({ _id: doc._id }));
+        const existing = await events.findOne({ _id: doc._id });
         if (!existing) throw err;
         return { created: false, event: existing };
       }
@@ -44,7 +36,7 @@ export function createEventsRepo(db: Db) {
 
     /** One event of one integrator (another integrator's id answers null, as if it did not exist). */
     async findForIntegrator(integratorId: string, id: string): Promise<EventDoc | null> {
-      return hydrate(ownedBy(integratorId, await events.findOne({ _id: id })));
+      return ownedBy(integratorId, await events.findOne({ _id: id }));
     },
 
     /** A page of an integrator's history, newest first, strictly after `position`; `limit` rows at most. */
@@ -63,7 +55,7 @@ export function createEventsRepo(db: Db) {
 
     /** By id, across integrators: for the worker, whose inputs come from records it wrote itself. */
     async findById(id: string): Promise<EventDoc | null> {
-      return hydrate(await events.findOne({ _id: id }));
+      return await events.findOne({ _id: id });
     },
   };
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { p256 } from '@noble/curves/nist.js';
 import { generateSigningKey, type KeyVault } from '../../src/crypto/key-encryption.js';
 import { newEventDoc } from '../../src/domain/event-record.js';
+import { jsonTextOf } from '../../src/domain/json-text.js';
 import type { LifecycleEventType } from '../../src/domain/event-types.js';
 import type { EventDoc, SubscriptionDoc } from '../../src/store/documents.js';
 import type { Store } from '../../src/store/index.js';
@@ -25,7 +26,7 @@ export function lifecycleEvent(integratorId: string, eventType: LifecycleEventTy
     transactionId: null,
     provider: 'kyc_provider',
     providerEventId: 'prov-1',
-    data: { note: 'ünïcode ✓', amount: '10.00' },
+    data: jsonTextOf({ note: 'ünïcode ✓', amount: '10.00' }),
   } as const;
   return newEventDoc(fields);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { lifecycleEventTypes, providers } from '../../src/domain/event-types.js';
 import { newEventDoc } from '../../src/domain/event-record.js';
+import { jsonTextOf } from '../../src/domain/json-text.js';
 import type { EventDoc } from '../../src/store/documents.js';
 import { adminHeaders } from './integrators.js';
 
@@ -62,7 +63,7 @@ export function seedDoc(spec: SeedSpec, i = 0): EventDoc {
       transactionId: spec.transactionId ?? null,
       provider: providers[i % providers.length]!,
       providerEventId: `p-${i}`,
-      data: { i },
+      data: jsonTextOf({ i }),
     },
     spec.createdAt,
   );

@@ -88,6 +88,26 @@ describe('herald events publish', () => {
     assert.match(out[5]!, /^error line 7: 400 invalid_request: body\.id: /);
   });
 
+  it('sends each event as written, so data keeps every digit; refuses input that is not UTF-8', async () => {
+    const data = '{"id":123456789012345678901234567890,"z":-0,"2":1,"1":0.10}';
+    const asText = (e: Record<string, unknown>) => `${JSON.stringify({ ...e, data: null }).slice(0, -5)}${data}}`;
+    const [a, b, c] = [sampleEvent(integratorId), sampleEvent(integratorId), sampleEvent(integratorId)];
+    assert.equal((await run(['-'], env, `[${asText(a)},\n ${asText(b)}]`)).code, 0);
+    assert.equal((await run(['-'], env, `${asText(c)}\n`)).code, 0);
+    for (const e of [a, b, c]) {
+      const stored = await app.store.events.findById(e.id as string);
+      assert.ok(stored?.body.endsWith(`,"data":${data}}`), stored?.body);
+    }
+    const latin1 = Buffer.from(JSON.stringify(sampleEvent(integratorId, { data: 'café' })), 'latin1');
+    const res = await eventsPublishCommand.run(['-'], {
+      stdin: Readable.from([latin1]),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      env,
+    });
+    assert.equal(res, 2);
+  });
+
   it('refuses misuse with exit 2: no argument, no token, unreadable file, unreachable server', async () => {
     assert.equal((await run([], env)).code, 2);
     assert.equal((await run(['a', 'b'], env)).code, 2);
@@ -114,14 +134,14 @@ describe('herald events publish', () => {
   });
 
   it('parses the three input forms', () => {
-    assert.deepEqual(parseEvents('{"id":"a"}'), [{ label: 'a', event: { id: 'a' } }]);
-    assert.deepEqual(parseEvents('[{"id":"a"},{}]'), [
-      { label: 'a', event: { id: 'a' } },
-      { label: 'item 2', event: {} },
+    assert.deepEqual(parseEvents(' {"id":"a"}\n'), [{ label: 'a', event: { id: 'a' }, text: '{"id":"a"}' }]);
+    assert.deepEqual(parseEvents('[{"id":"a"}, {"n":1.0}]'), [
+      { label: 'a', event: { id: 'a' }, text: '{"id":"a"}' },
+      { label: 'item 2', event: { n: 1 }, text: '{"n":1.0}' },
     ]);
-    assert.deepEqual(parseEvents('{"id":"a"}\r\n\n{"x":1}\n'), [
-      { label: 'a', event: { id: 'a' } },
-      { label: 'line 3', event: { x: 1 } },
+    assert.deepEqual(parseEvents('{"id":"a"}\r\n\n{"x":1E2}\n'), [
+      { label: 'a', event: { id: 'a' }, text: '{"id":"a"}' },
+      { label: 'line 3', event: { x: 100 }, text: '{"x":1E2}' },
     ]);
     assert.deepEqual(parseEvents(''), []);
   });

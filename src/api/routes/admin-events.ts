@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { boundCommitLag } from '../../store/commit-lag.js';
 import { historyItemJson, newEventDoc } from '../../domain/event-record.js';
+import { NULL_JSON } from '../../domain/json-text.js';
+import { bodyMemberText } from '../json-body.js';
 import { sendJsonText } from '../send-json.js';
 import { badRequest, conflict, errorResponses } from '../errors.js';
 import { eventHistoryItem, publishEventBody } from '../schemas/events.js';
@@ -18,7 +20,9 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Publish a lifecycle event (idempotent on id)',
         description:
           '201 with the stored event the first time; 200 with the stored event when the same event (same id and ' +
-          'content) is sent again; 409 when the id exists with other content. Bodies over 256 KiB → 413.',
+          'content) is sent again; 409 when the id exists with other content. `data` is kept as the exact text ' +
+          'sent. Bodies over 256 KiB → 413; not UTF-8, nested over 64 levels or a number beyond ±1.8e308 → 400 ' +
+          'naming the JSON path.',
         body: publishEventBody,
         response: { 200: eventHistoryItem, 201: eventHistoryItem, ...errorResponses(400, 401, 409, 413) },
       },
@@ -29,7 +33,9 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await app.store.integrators.known(fields.integratorId))) {
         throw badRequest('body.integratorId: no registered integrator has this id');
       }
-      const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt) });
+      // `data` as the producer wrote it (README "Payload fidelity"): the parsed value only passed validation.
+      const data = bodyMemberText(request, 'data') ?? NULL_JSON;
+      const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt), data });
       // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
       // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
       const started = await app.fanOut.handOff(doc);

@@ -1,22 +1,26 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import type { HeraldAdminClient } from '../../client/admin-client.js';
 import { adminClient, heraldUrl } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
-import type { PublishEventInput } from '../../client/events.js';
 import { HeraldApiError } from '../../client/http.js';
+import { scanJson } from '../../util/json-scan.js';
 
-/** One input item: the parsed event, or why its line could not be read; `label` names it in the output. */
-type Item = { label: string; event: unknown } | { label: string; error: string };
+/**
+ * One input item: the parsed event (to check and label it) and its exact JSON text (what is sent, so that `data`
+ * keeps every digit: README "Payload fidelity"), or why its line could not be read; `label` names it in the output.
+ */
+type Item = { label: string; event: unknown; text: string } | { label: string; error: string };
 
 /** Events in flight at once; output stays in input order. */
 const CONCURRENCY = 8;
 const usage = 'herald events publish <file.json|file.ndjson|->   (one JSON object, a JSON array, or NDJSON; - = stdin)';
 
-async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  if (path !== '-') return await readFile(path, 'utf8');
+async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<Buffer> {
+  if (path !== '-') return await readFile(path);
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 const labelOf = (event: unknown, fallback: string): string =>
@@ -28,8 +32,9 @@ const labelOf = (event: unknown, fallback: string): string =>
 export function parseEvents(text: string): Item[] {
   try {
     const whole: unknown = JSON.parse(text);
-    const list = Array.isArray(whole) ? whole : [whole];
-    return list.map((event, i) => ({ label: labelOf(event, `item ${i + 1}`), event }));
+    if (!Array.isArray(whole)) return [{ label: labelOf(whole, 'item 1'), event: whole, text: text.trim() }];
+    const texts = scanJson(text, { maxDepth: Infinity }).items;
+    return whole.map((event, i) => ({ label: labelOf(event, `item ${i + 1}`), event, text: texts[i]! }));
   } catch {
     // Not one JSON document: NDJSON.
   }
@@ -37,7 +42,7 @@ export function parseEvents(text: string): Item[] {
     if (line.trim() === '') return [];
     try {
       const event: unknown = JSON.parse(line);
-      return [{ label: labelOf(event, `line ${i + 1}`), event }];
+      return [{ label: labelOf(event, `line ${i + 1}`), event, text: line.trim() }];
     } catch (err) {
       return [{ label: `line ${i + 1}`, error: `not JSON: ${(err as Error).message}` }];
     }
@@ -59,7 +64,7 @@ async function publishOne(client: HeraldAdminClient, url: string, item: Item): P
     return { line: `error ${item.label}: an event must be a JSON object`, ok: false };
   }
   try {
-    const { created, event } = await client.publishEvent(item.event as PublishEventInput);
+    const { created, event } = await client.publishEvent(item.text);
     return { line: `${created ? 'created' : 'exists'} ${event.id}`, ok: true };
   } catch (err) {
     return { line: `error ${item.label}: ${describe(err, url)}`, ok: false };
@@ -81,16 +86,21 @@ export const eventsPublishCommand: CliCommand = {
       io.stderr.write('herald: HERALD_ADMIN_TOKEN is not set\n');
       return 2;
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readInput(args[0], io.stdin);
+      bytes = await readInput(args[0], io.stdin);
     } catch (err) {
       io.stderr.write(`herald: cannot read ${args[0]}: ${(err as Error).message}\n`);
       return 2;
     }
+    // Decoding would put U+FFFD in place of invalid bytes and send an altered event: refuse instead.
+    if (!isUtf8(bytes)) {
+      io.stderr.write(`herald: ${args[0]} is not valid UTF-8\n`);
+      return 2;
+    }
     const url = heraldUrl(io.env);
     const client = adminClient(io.env);
-    const items = parseEvents(text);
+    const items = parseEvents(bytes.toString('utf8'));
     let failed = 0;
     // A sliding window: up to CONCURRENCY requests in flight, results printed in input order.
     const pending: Array<Promise<{ line: string; ok: boolean }>> = [];

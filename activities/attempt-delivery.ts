@@ -6,6 +6,7 @@ import type { WebhookHttpClient } from '../src/net/http-client.js';
 import { attemptIdOf } from '../src/store/derived-ids.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
+import { addActivityLogFields } from '../src/telemetry/activity-log-fields.js';
 import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
 import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
@@ -103,6 +104,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const delivery = stored ?? (handOff ? handedOff(input.deliveryId, handOff) : null);
     if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'DeliveryNotFound');
     const ctx = logContext(delivery, input.attemptNumber);
+    addActivityLogFields({ ...ctx }); // the Temporal SDK's lines about this call carry the five ids too
     const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
     if (recorded) return await settle(delivery, recorded, input, ctx);
 

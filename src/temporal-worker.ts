@@ -4,6 +4,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { createActivities } from '../activities/index.js';
 import type { Config } from './config.js';
+import { deliveryLogInterceptors } from './telemetry/activity-log-fields.js';
 import { tracingWorkerOptions } from './telemetry/temporal-tracing.js';
 
 /** The workflows entry point, as TypeScript in development and as compiled JavaScript in dist/. */
@@ -48,5 +49,9 @@ export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<
     activities: options.activities,
     ...workerTuning,
     ...tracing,
+    interceptors: {
+      ...tracing?.interceptors,
+      activity: [deliveryLogInterceptors, ...(tracing?.interceptors?.activity ?? [])],
+    },
   });
 }

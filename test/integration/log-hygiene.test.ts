@@ -23,17 +23,19 @@ function spellings(key: KeyObject): string[] {
 describe('logs of a whole run', () => {
   const heraldLines: string[] = [];
   const temporalLines: string[] = [];
+  const temporalEntries: { message: string; meta: Record<string, unknown> }[] = [];
   let s: DeliveryStack;
   let stopped = false;
   before(async () => {
     s = await startDeliveryStack({
       env: { LOG_LEVEL: 'trace' },
       logStream: { write: (line: string) => void heraldLines.push(line) },
-      temporalLogger: new DefaultLogger('TRACE', (entry) =>
+      temporalLogger: new DefaultLogger('TRACE', (entry) => {
+        temporalEntries.push({ message: entry.message, meta: entry.meta ?? {} });
         temporalLines.push(
           `${entry.message} ${JSON.stringify(entry.meta ?? {}, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`,
-        ),
-      ),
+        );
+      }),
     });
   });
   after(async () => {
@@ -128,6 +130,26 @@ describe('logs of a whole run', () => {
     );
     assert.ok(
       about.some((l) => l.msg === 'delivery finished' && l.deliveryId === okDelivery!.id && l.status === 'succeeded'),
+    );
+
+    // The Temporal SDK's lines about an attempt activity name its delivery (from the workflow id) from the start,
+    // and, once the activity has read the delivery, the other four ids (src/telemetry/activity-log-fields.ts).
+    // (The worker's own lines around an activity, "Starting activity", "Activity resolved", name its workflow id.)
+    const sdkAttemptLines = temporalEntries.filter(
+      (e) =>
+        e.meta.activityType === 'attemptDelivery' &&
+        ['Activity started', 'Activity completed', 'Activity failed'].includes(e.message),
+    );
+    assert.ok(sdkAttemptLines.length >= 3, 'the SDK logged the attempt activities');
+    for (const e of sdkAttemptLines)
+      assert.ok(typeof e.meta.deliveryId === 'string', `deliveryId in SDK line ${e.message}`);
+    const completed = sdkAttemptLines.filter(
+      (e) => e.message === 'Activity completed' && e.meta.deliveryId === okDelivery!.id,
+    );
+    assert.ok(completed.length >= 1, 'an SDK line for the ok delivery');
+    assert.deepEqual(
+      FIVE_IDS.map((f) => completed[0]!.meta[f]),
+      [okDelivery!.id, first, ok.id, s.alice.integratorId, 1],
     );
   });
 });

@@ -6,6 +6,9 @@ import type { WebhookHttpClient } from '../src/net/http-client.js';
 import { attemptIdOf } from '../src/store/derived-ids.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
+import { addActivityLogFields } from '../src/telemetry/activity-log-fields.js';
+import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
+import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
 import { currentHeartbeat, recordPersistently, withHeartbeats } from './keep-alive.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
@@ -21,6 +24,8 @@ export interface AttemptDeps {
   readonly activityAttempt?: () => number;
   /** Error-level log of faults that need an operator (default: the activity context's logger). */
   readonly logError?: LogError;
+  /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
+  readonly observer?: AttemptObserver;
 }
 
 export type LogError = (message: string, fields: Record<string, unknown>) => void;
@@ -58,6 +63,18 @@ function handedOff(deliveryId: string, h: HandOff): DeliveryDoc {
   };
 }
 
+const logContext = (delivery: DeliveryDoc, attemptNumber: number): DeliveryLogContext => ({
+  deliveryId: delivery._id,
+  eventId: delivery.eventId,
+  subscriptionId: delivery.subscriptionId,
+  integratorId: delivery.integratorId,
+  attemptNumber,
+});
+
+/** The reason an ending is counted under: the rule's, or cancelled_during_attempt when a cancel won the race. */
+const endingReason = (written: DeliveryStatus, decided: DeliveryStatus, reason: string | null): string | null =>
+  written === decided ? reason : written === 'cancelled' ? 'cancelled_during_attempt' : null;
+
 /** The answer of a call that sent nothing and recorded no attempt. */
 const noRequest = (input: AttemptInput, outcome: 'cancelled' | 'signing_key_unavailable') =>
   ({ attemptId: null, attemptNumber: input.attemptNumber, outcome, statusCode: null, retryInSeconds: null }) as const;
@@ -76,7 +93,7 @@ const cancelled = (input: AttemptInput): AttemptResult => ({
  */
 export function createAttemptDelivery(deps: AttemptDeps) {
   const { store, keys, http, subscriptions, now = () => new Date() } = deps;
-  const { activityAttempt = temporalAttempt, logError = activityLogError } = deps;
+  const { activityAttempt = temporalAttempt, logError = activityLogError, observer } = deps;
   const { deliveries } = store;
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
@@ -91,13 +108,15 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const stored = handOff && !retried ? null : await deliveries.findById(input.deliveryId);
     const delivery = stored ?? (handOff ? handedOff(input.deliveryId, handOff) : null);
     if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'DeliveryNotFound');
+    const ctx = logContext(delivery, input.attemptNumber);
+    addActivityLogFields({ ...ctx }); // the Temporal SDK's lines about this call carry the five ids too
     const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
-    if (recorded) return await settle(delivery, recorded, input);
+    if (recorded) return await settle(delivery, recorded, input, ctx);
 
     const fresh =
       handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;
     const [event, subscription] = await Promise.all([
-      eventOf(delivery.eventId, handOff !== undefined),
+      eventOf(ctx, handOff !== undefined),
       fresh
         ? subscriptions.atVersion(handOff.subscriptionId, handOff.subscriptionVersion)
         : subscriptions.current(delivery.subscriptionId),
@@ -107,6 +126,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const reason = cancelReason(delivery, subscription, input);
     if (reason !== null || !subscription) {
       await deliveries.cancel(delivery, reason ?? 'subscription_deleted', now());
+      observer?.finished(ctx, 'cancelled', reason ?? 'subscription_deleted');
       return cancelled(input);
     }
     const keyId = subscription.activeKeyId;
@@ -116,13 +136,9 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     } catch (err) {
       if (!(err instanceof SigningKeyUnavailable)) throw err; // the database, say: Temporal retries the activity
       // Nothing was sent. Retrying cannot open the key: end the delivery where the integrator and operators see it.
-      logError('signing key unavailable: delivery failed without a request', {
-        deliveryId: delivery._id,
-        subscriptionId: subscription._id,
-        keyId,
-        reason: err.message,
-      });
+      logError('signing key unavailable: delivery failed without a request', { ...ctx, keyId, reason: err.message });
       const deliveryStatus = await deliveries.fail(delivery, 'signing_key_unavailable', now());
+      observer?.finished(ctx, deliveryStatus, endingReason(deliveryStatus, 'failed', 'signing_key_unavailable'));
       return { ...noRequest(input, 'signing_key_unavailable'), deliveryStatus };
     }
 
@@ -130,7 +146,11 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const timestamp = Math.floor(signedAt.getTime() / 1000);
     const signature = signWebhook(signingKey, delivery._id, timestamp, event.body);
     const headers = buildWebhookHeaders({ deliveryId: delivery._id, eventId: event._id, keyId, timestamp, signature });
+    // On the schedule, a first attempt is due at ingest and a retry at its nextAttemptAt; others have no due time.
+    const first = delivery.attemptCount === 0;
+    observer?.started(ctx, input.actor !== 'system' ? null : first ? event.createdAt : delivery.nextAttemptAt, first);
     const post = await http.post(subscription.url, headers, event.body);
+    observer?.made(ctx, { outcome: post.outcome, statusCode: post.statusCode, latencyMs: post.latencyMs });
 
     const sent: AttemptDoc = {
       _id: attemptIdOf(delivery._id, input.attemptNumber),
@@ -150,17 +170,24 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       createdAt: now(),
     };
     // Nothing else runs between the answer and its record: a crash after the POST re-sends only if it comes first.
-    return await settle(delivery, sent, input);
+    return await settle(delivery, sent, input, ctx);
   }
 
   /** The event; a handed-off one may still be on its way into the store (the API stores it after the start). */
-  async function eventOf(id: string, handedOff: boolean): Promise<EventDoc> {
+  async function eventOf(ctx: DeliveryLogContext, handedOff: boolean): Promise<EventDoc> {
+    const id = ctx.eventId;
+    let waited = false;
     for (const wait of [...(handedOff ? EVENT_WAITS_MS : []), null]) {
       const event = await store.events.findById(id);
-      if (event) return event;
+      if (event) {
+        if (handedOff && waited) observer?.eventWaited(ctx, 'stored_late');
+        return event;
+      }
       if (wait !== null) await sleep(wait);
+      waited = true;
     }
     if (handedOff && activityAttempt() < EVENT_MAX_ACTIVITY_ATTEMPTS) {
+      observer?.eventWaited(ctx, 'not_stored');
       throw ApplicationFailure.retryable(`event ${id} is not stored (yet)`, 'EventNotStored');
     }
     throw ApplicationFailure.nonRetryable(`event ${id} not found`, 'DeliveryNotFound');
@@ -170,7 +197,12 @@ export function createAttemptDelivery(deps: AttemptDeps) {
    * Records an attempt with its effect on the delivery, as the attempt rule decides it (one write by `_id`, which
    * creates a handed-off delivery), and answers the workflow the status written and the wait before the next attempt.
    */
-  async function settle(delivery: DeliveryDoc, attempt: AttemptDoc, input: AttemptInput): Promise<AttemptResult> {
+  async function settle(
+    delivery: DeliveryDoc,
+    attempt: AttemptDoc,
+    input: AttemptInput,
+    ctx: DeliveryLogContext,
+  ): Promise<AttemptResult> {
     const verdict = decideAttempt({
       outcome: attempt.outcome,
       statusCode: attempt.statusCode,
@@ -188,6 +220,8 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       updatedAt: now(),
     };
     const written = await recordPersistently(() => deliveries.recordAttempt(delivery, attempt, effect));
+    if (written !== 'pending')
+      observer?.finished(ctx, written, endingReason(written, verdict.status, verdict.terminalReason));
     return {
       attemptId: attempt._id,
       attemptNumber: attempt.attemptNumber,

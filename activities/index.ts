@@ -1,6 +1,7 @@
 import type { KeyVault } from '../src/crypto/key-encryption.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
+import type { AttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
 import { createPrepareRerun } from './prepare-rerun.js';
 import { createSigningKeyCache } from './signing-keys.js';
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   readonly activityAttempt?: () => number;
   /** Error-level log of faults that need an operator (default: the activity context's logger). */
   readonly logError?: LogError;
+  /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
+  readonly observer?: AttemptObserver;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -28,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
       ...(deps.now ? { now: deps.now } : {}),
       ...(deps.activityAttempt ? { activityAttempt: deps.activityAttempt } : {}),
       ...(deps.logError ? { logError: deps.logError } : {}),
+      ...(deps.observer ? { observer: deps.observer } : {}),
     }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
   };

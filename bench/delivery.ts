@@ -1,11 +1,13 @@
-// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S]`
+// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R]`
 // End-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow with one no-op activity,
 // on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum, with a
 // breakdown of where a delivery's time goes and the CPU the two local servers spend per delivery.
+// --metricsRounds R (R > 0): instead, R rounds each of deliveries/s with metrics off and on (alternating, both
+// registries scraped every 5 s while on): the cost of metrics as a throughput ratio.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { buildApp } from '../src/app.js';
 import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
@@ -22,12 +24,14 @@ import { createMongo } from '../src/store/mongo.js';
 import { createHeraldWorker } from '../src/temporal-worker.js';
 import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
+import { installTemporalRuntime } from '../src/telemetry/temporal-runtime.js';
+import { createAttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { bareActivities, bareWorkflow } from './bare-workflow.js';
 import { cpuSecondsOf, createPhaseRecorder } from './lib/delivery-phases.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
+import { switchableMetrics } from './lib/switchable-metrics.js';
 
-const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10 });
-Runtime.install({ logger: new DefaultLogger('WARN') });
+const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10, metricsRounds: 0 });
 const token = randomBytes(24).toString('hex');
 const config = loadConfig({
   ...process.env,
@@ -38,7 +42,14 @@ const config = loadConfig({
   HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1',
   HERALD_ALLOW_CIDRS: '127.0.0.1/32',
   LOG_LEVEL: 'warn',
+  // Ephemeral scrape ports (the Temporal SDK exporter needs a fixed one: off here, see docs/operations-metrics.md).
+  HERALD_METRICS_PORT: '0',
+  HERALD_WORKER_METRICS_PORT: '0',
+  HERALD_TEMPORAL_METRICS_PORT: 'off',
 });
+installTemporalRuntime(config);
+const apiMetrics = switchableMetrics();
+const workerMetrics = switchableMetrics();
 
 const phases = createPhaseRecorder();
 const arrivals = new Map<string, (at: number) => void>();
@@ -48,7 +59,7 @@ const receiver = await startHttpsReceiver((request) => {
   arrivals.get(eventId)?.(performance.now());
   return { status: 204 };
 });
-const app = await buildApp({ config, logger: false });
+const app = await buildApp({ config, logger: false, metrics: apiMetrics.metrics });
 phases.instrumentApi(app.store, app.fanOut);
 const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 // Herald's worker as src/worker-runtime.ts builds it, with the event read, the POST and the record timed.
@@ -63,7 +74,11 @@ const worker = await createHeraldWorker({
   config,
   connection: workerConnection,
   activities: phases.instrumentActivities(
-    createActivities({ ...timed, vault: createKeyVault(loadMasterKey(config).key) }),
+    createActivities({
+      ...timed,
+      vault: createKeyVault(loadMasterKey(config).key),
+      observer: createAttemptObserver({ metrics: workerMetrics.metrics, logger: { info: () => undefined } }),
+    }),
   ),
 });
 const running = worker.run();
@@ -119,7 +134,84 @@ async function throughput(count: number, task: (i: number) => Promise<unknown>):
   return count / ((performance.now() - started) / 1000);
 }
 
+/**
+ * Deliveries/s and this process's CPU per delivery (API, worker, receiver and load are all in it) with metrics off
+ * and on, alternating rounds; while on, both endpoints are scraped every 5 s. Then the metric calls of one delivery
+ * timed alone, as a share of the CPU a delivery costs this process: a bound that a loaded machine does not blur.
+ */
+async function metricsCost(rounds: number): Promise<void> {
+  const perSec = { off: [] as number[], on: [] as number[] };
+  const cpuUs = { off: [] as number[], on: [] as number[] };
+  const scrapeAll = () => {
+    void fetch(String(app.metricsUrl())).then((r) => r.text(), String);
+    void workerMetrics.metrics.registry?.metrics();
+  };
+  for (let r = 0; r < rounds; r++) {
+    for (const mode of r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      apiMetrics.set(mode === 'on');
+      workerMetrics.set(mode === 'on');
+      const scraper = mode === 'on' ? setInterval(scrapeAll, 5_000) : undefined;
+      const cpu = process.cpuUsage();
+      perSec[mode].push(await throughput(flags.deliveries, deliverOne));
+      const used = process.cpuUsage(cpu);
+      cpuUs[mode].push((used.user + used.system) / flags.deliveries);
+      clearInterval(scraper);
+      console.log(
+        `round ${r + 1} metrics ${mode}: ${round(perSec[mode].at(-1)!)} deliveries/s, ` +
+          `${round(cpuUs[mode].at(-1)! / 1000, 2)} ms CPU per delivery in this process`,
+      );
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const ratio = mean(perSec.on) / mean(perSec.off);
+  // One delivery's metric calls (API: ingest, hand-off, request; worker: lag, attempt, ending), timed in a loop.
+  const m = switchableMetrics().metrics;
+  const loops = 20_000;
+  const t0 = performance.now();
+  for (let i = 0; i < loops; i++) {
+    m.eventIngested();
+    m.deliveriesCreated(1);
+    m.httpRequest('POST', '/internal/v1/events', 201, 0.006);
+    m.deliveryLag('first', 0.05);
+    m.attemptMade('succeeded', 204, 0.003);
+    m.deliveryFinished('succeeded', null);
+  }
+  const callsUs = ((performance.now() - t0) * 1000) / loops;
+  const callShare = callsUs / mean(cpuUs.off);
+  console.log(`metrics on / off throughput: ${round(ratio, 3)} (goal ≥ 0.97: metrics cost ≤ 3 %)`);
+  console.log(
+    `CPU per delivery on / off: ${round(mean(cpuUs.on) / mean(cpuUs.off), 3)}; ` +
+      `one delivery's metric calls: ${round(callsUs, 2)} µs = ${round(callShare * 100, 3)} % of its CPU here`,
+  );
+  console.log(
+    JSON.stringify({
+      metricsOffPerSec: perSec.off.map((x) => round(x)),
+      metricsOnPerSec: perSec.on.map((x) => round(x)),
+      onOffRatio: round(ratio, 3),
+      cpuMsPerDeliveryOff: round(mean(cpuUs.off) / 1000, 2),
+      cpuMsPerDeliveryOn: round(mean(cpuUs.on) / 1000, 2),
+      metricCallsUsPerDelivery: round(callsUs, 2),
+    }),
+  );
+}
+
 try {
+  if (flags.metricsRounds > 0) {
+    await throughput(40, deliverOne); // warm-up
+    await metricsCost(flags.metricsRounds);
+  } else await classic();
+} finally {
+  worker.shutdown();
+  bareWorker.shutdown();
+  await Promise.all([running, bareRunning]);
+  await Promise.all([bareConnection.close(), workerConnection.close(), timed.http.close()]);
+  await workerMongo.client.close();
+  await receiver.close();
+  await app.mongo.db.dropDatabase();
+  await app.close();
+}
+
+async function classic(): Promise<void> {
   await throughput(20, (i) => bareOne(i, 'warm')); // warm both paths (bundle load, pools, key cache)
   await throughput(20, deliverOne);
   const mongoWire = ['-listen', `127.0.0.1:${new URL(config.MONGODB_URL).port}`];
@@ -176,13 +268,4 @@ try {
     `latency at ${figures.latencyRatePerSec}/s: p50 ${figures.p50Ms} ms (goal ≤ 50), p99 ${figures.p99Ms} ms (goal ≤ 250)`,
   );
   console.log(JSON.stringify(figures));
-} finally {
-  worker.shutdown();
-  bareWorker.shutdown();
-  await Promise.all([running, bareRunning]);
-  await Promise.all([bareConnection.close(), workerConnection.close(), timed.http.close()]);
-  await workerMongo.client.close();
-  await receiver.close();
-  await app.mongo.db.dropDatabase();
-  await app.close();
 }

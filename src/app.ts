@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { MongoOptions } from './store/mongo.js';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -15,6 +16,8 @@ import { fanOutPlugin } from './api/plugins/app/fan-out.js';
 import { expirySweeperPlugin } from './api/plugins/app/expiry-sweeper.js';
 import { registerRoutes } from './api/routes/index.js';
 import { OneLinePerRequest } from './api/log-controller.js';
+import { telemetryPlugin } from './api/plugins/app/telemetry.js';
+import type { HeraldMetrics } from './telemetry/metrics.js';
 
 /** Largest accepted request body (JSON); larger → 413 payload_too_large. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -22,11 +25,15 @@ export const BODY_LIMIT_BYTES = 256 * 1024;
 export interface BuildAppOptions {
   config: Config;
   logger?: FastifyServerOptions['logger'];
+  /** Where the default logger writes (default stdout); ignored when `logger` is given. */
+  logStream?: DestinationStream;
   /** Create the indexes at start-up (default true). Off only to probe readiness against a server that is down. */
   ensureIndexes?: boolean;
   /** Called for every route registered, first of all hooks (the route-walk test collects them with it). */
   onRoute?: (route: RouteOptions) => void;
   mongoOptions?: MongoOptions;
+  /** The metrics to record into (default: a fresh registry, or none with HERALD_METRICS_PORT=off). */
+  metrics?: HeraldMetrics;
 }
 
 /** Builds the app in layers: external connections → app plugins → routes. It does not listen. */
@@ -34,6 +41,8 @@ export async function buildApp({
   config,
   logger,
   ensureIndexes = true,
+  metrics,
+  logStream,
   onRoute,
   mongoOptions,
 }: BuildAppOptions): Promise<FastifyInstance> {
@@ -43,6 +52,7 @@ export async function buildApp({
     logger: logger ?? {
       level: config.LOG_LEVEL,
       redact: { paths: ['req.headers.authorization', 'req.headers["x-signature"]'], censor: '[redacted]' },
+      ...(logStream ? { stream: logStream } : {}),
     },
     logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -58,6 +68,7 @@ export async function buildApp({
   await app.register(connectionsPlugin, { config, ensureIndexes, ...(mongoOptions ? { mongoOptions } : {}) });
   await app.register(openapiPlugin);
   // 2. app
+  await app.register(telemetryPlugin, metrics ? { metrics } : {});
   await app.register(errorHandlerPlugin);
   await app.register(vaultPlugin, { master });
   await app.register(storePlugin);

@@ -20,6 +20,22 @@ const dnsStatic = optionalString.transform((raw, ctx) => {
   return map;
 });
 
+/** A listen port, or `off` (also empty) for no listener at all. */
+const portOrOff = (fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .transform((raw, ctx) => {
+      const v = raw.trim().toLowerCase();
+      if (v === 'off' || v === '') return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        ctx.addIssue({ code: 'custom', message: `expected a port (0-65535) or "off", got "${raw}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 const list = optionalString.transform((raw) =>
   (raw ?? '')
     .split(',')
@@ -78,6 +94,14 @@ export const configSchema = z.object({
   HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   HERALD_TEST_SENDS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  /** Prometheus scrape listeners (docs/operations-metrics.md): the API's, the worker's, and the Temporal SDK's
+   * exporter that the worker proxies onto its own (bound on loopback only). */
+  HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  HERALD_METRICS_PORT: portOrOff(9464),
+  HERALD_WORKER_METRICS_PORT: portOrOff(9465),
+  HERALD_TEMPORAL_METRICS_PORT: portOrOff(9466),
+  /** OTLP/HTTP endpoint of a trace collector, e.g. http://127.0.0.1:4318; unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

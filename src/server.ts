@@ -1,10 +1,13 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { setupTracing } from './telemetry/tracing.js';
 
 /** Starts the HTTP API; SIGINT/SIGTERM stop accepting, drain in-flight requests and close connections. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const tracing = setupTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'herald-api' });
   const app = await buildApp({ config });
+  if (tracing) app.addHook('onClose', () => tracing.shutdown());
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;

@@ -5,6 +5,8 @@ import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { createActivities } from '../activities/index.js';
 import type { Config } from './config.js';
 import { ATTEMPT_HEARTBEAT_THROTTLE_MS } from './domain/attempt-bounds.js';
+import { deliveryLogInterceptors } from './telemetry/activity-log-fields.js';
+import { tracingWorkerOptions } from './telemetry/temporal-tracing.js';
 
 /** The workflows entry point, as TypeScript in development and as compiled JavaScript in dist/. */
 export function workflowsPath(): string {
@@ -53,7 +55,9 @@ export interface HeraldWorkerOptions {
 }
 
 export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<Worker> {
-  const bundlePath = options.workflowBundlePath ?? process.env.HERALD_WORKFLOW_BUNDLE;
+  const tracing = tracingWorkerOptions();
+  // A pre-built bundle lacks the tracing workflow interceptors: a tracing worker bundles its own.
+  const bundlePath = tracing ? undefined : (options.workflowBundlePath ?? process.env.HERALD_WORKFLOW_BUNDLE);
   return Worker.create({
     connection: options.connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
@@ -61,5 +65,10 @@ export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: workflowsPath() }),
     activities: options.activities,
     ...workerTuning(options.config),
+    ...tracing,
+    interceptors: {
+      ...tracing?.interceptors,
+      activity: [deliveryLogInterceptors, ...(tracing?.interceptors?.activity ?? [])],
+    },
   });
 }

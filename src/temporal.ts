@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from './config.js';
 import { temporalConnectionOptions, type TemporalConnectionConfig } from './temporal-connection.js';
+import { tracingClientInterceptors } from './telemetry/temporal-tracing.js';
 import { withTimeout } from './util/with-timeout.js';
 
 export interface Temporal {
@@ -15,7 +16,12 @@ export interface Temporal {
 /** A lazy connection: the API starts without Temporal and reports not-ready until it answers. */
 export function createTemporal(config: TemporalConnectionConfig & Pick<Config, 'TEMPORAL_NAMESPACE'>): Temporal {
   const connection = Connection.lazy({ ...temporalConnectionOptions(config), connectTimeout: '3s' });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const interceptors = tracingClientInterceptors();
+  const client = new Client({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    ...(interceptors ? { interceptors } : {}),
+  });
   // The client's retry interceptor schedules retries on timers; closing the channel under one of them throws
   // "Channel has been shut down" as an uncaught exception. So close waits for the pings still in flight.
   const inFlight = new Set<Promise<unknown>>();

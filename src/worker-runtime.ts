@@ -1,5 +1,6 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import type { Logger } from 'pino';
+import { pino, type Logger } from 'pino';
+import { prometheusContentType } from 'prom-client';
 import { createActivities } from '../activities/index.js';
 import { ConfigError, type Config } from './config.js';
 import { createKeyVault } from './crypto/key-encryption.js';
@@ -14,9 +15,18 @@ import { createTemporal } from './temporal.js';
 import { temporalConnectionOptions } from './temporal-connection.js';
 import { assertSearchAttributes } from './search-attributes-check.js';
 import { createHeraldWorker } from './temporal-worker.js';
+import { createAttemptObserver } from './telemetry/attempt-observer.js';
+import { registerBacklogGauges } from './telemetry/backlog.js';
+import { traceWebhookHttp } from './telemetry/instrument.js';
+import { createHeraldMetrics, disabledMetrics, type HeraldMetrics } from './telemetry/metrics.js';
+import { scrapeText, startMetricsServer, type MetricsServer } from './telemetry/metrics-server.js';
+import { temporalMetricsAddress } from './telemetry/temporal-runtime.js';
 
 export interface WorkerRuntime {
   readonly worker: Worker;
+  readonly metrics: HeraldMetrics;
+  /** The worker's scrape address, or null (HERALD_WORKER_METRICS_PORT=off). */
+  readonly metricsUrl: string | null;
   readonly mongo: Mongo;
   /** Runs until shutdown (SIGINT/SIGTERM are handled by the worker), then closes every connection. */
   run(): Promise<void>;
@@ -29,9 +39,17 @@ export interface WorkerRuntime {
  */
 export async function createWorkerRuntime(
   config: Config,
-  options: { logger?: Pick<Logger, 'warn' | 'error'>; workflowBundlePath?: string; mongoOptions?: MongoOptions } = {},
+  options: {
+    logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+    workflowBundlePath?: string;
+    mongoOptions?: MongoOptions;
+    /** Default: a fresh registry, or none with HERALD_WORKER_METRICS_PORT=off. */
+    metrics?: HeraldMetrics;
+  } = {},
 ): Promise<WorkerRuntime> {
-  const log = options.logger ?? console;
+  const log = options.logger ?? pino({ level: config.LOG_LEVEL });
+  const metricsPort = config.HERALD_WORKER_METRICS_PORT;
+  const metrics = options.metrics ?? (metricsPort === null ? disabledMetrics : createHeraldMetrics());
   const master = loadMasterKey(config);
   // A per-process key could never open the keys the API process sealed: every delivery would fail.
   if (master.source === 'ephemeral')
@@ -43,8 +61,15 @@ export async function createWorkerRuntime(
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT });
   const temporal = createTemporal(config);
   let connection: NativeConnection | undefined;
+  let metricsServer: MetricsServer | undefined;
   const closeAll = async (): Promise<void> => {
-    await Promise.allSettled([http.close(), temporal.close(), connection?.close(), mongo.client.close()]);
+    await Promise.allSettled([
+      http.close(),
+      temporal.close(),
+      connection?.close(),
+      mongo.client.close(),
+      metricsServer?.close(),
+    ]);
   };
   let worker: Worker;
   const store = createStore(mongo.db, { listingLayout: config.HERALD_LISTING_LAYOUT });
@@ -59,11 +84,25 @@ export async function createWorkerRuntime(
       activities: createActivities({
         store,
         vault: createKeyVault(master.key),
-        http,
+        http: traceWebhookHttp(http),
         logError: (message, fields) => log.error(fields, message),
+        observer: createAttemptObserver({ metrics, logger: log }),
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });
+    if (metricsPort !== null && metrics.registry) {
+      const registry = metrics.registry;
+      registerBacklogGauges(registry, mongo.db);
+      const sdkPort = config.HERALD_TEMPORAL_METRICS_PORT;
+      const sdkUrl = sdkPort === null ? null : `http://${temporalMetricsAddress(sdkPort)}/metrics`;
+      metricsServer = await startMetricsServer({
+        host: config.HERALD_METRICS_HOST,
+        port: metricsPort,
+        contentType: prometheusContentType,
+        collect: async () => (await registry.metrics()) + (sdkUrl ? await scrapeText(sdkUrl) : ''),
+        onError: (err) => log.error({ err }, 'metrics collection failed'),
+      });
+    }
   } catch (err) {
     await closeAll(); // a failed start-up leaves no connection open
     throw err;
@@ -72,6 +111,8 @@ export async function createWorkerRuntime(
   return {
     worker,
     mongo,
+    metrics,
+    metricsUrl: metricsServer?.url ?? null,
     async run() {
       try {
         await worker.run();

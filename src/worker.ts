@@ -2,15 +2,20 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
 import { createWorkerRuntime } from './worker-runtime.js';
+import { installTemporalRuntime } from './telemetry/temporal-runtime.js';
+import { setupTracing } from './telemetry/tracing.js';
 
 export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-worker.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const tracing = setupTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'herald-worker' });
+  installTemporalRuntime(config);
   const runtime = await createWorkerRuntime(config);
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running attempts finish for
   // HERALD_WORKER_SHUTDOWN_GRACE_SECONDS (src/temporal-worker.ts); then every connection is closed.
   await runtime.run();
+  await tracing?.shutdown(); // flushes the spans still batched
   process.exit(0);
 }
 

@@ -38,6 +38,8 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'subscription_newest' },
     // DELETE of a subscription cancels its pending deliveries.
     { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
+    // The worker's backlog gauges (src/telemetry/backlog.ts): pending deliveries, and those past their due time.
+    { key: { status: 1, nextAttemptAt: 1 }, name: 'status_nextAttemptAt' },
   ],
   // Replay digests and quota windows: a real MongoDB expires them itself; the API also sweeps them in code, since
   // the MongoDB-wire server keeps TTL indexes without expiring anything (src/store/expiring-repo.ts).

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { integratorScope } from '../../src/api/scopes/integrator-scope.js';
@@ -7,13 +8,15 @@ import { testConfig } from './env.js';
 /**
  * The real app over the test bed's servers, with a private database; drop it with `closeTestApp`.
  * `extraRoutes` registers test-only routes in an integrator scope before the app is ready (guarded like real ones).
+ * `logStream` receives the app's log lines, written as in production (LOG_LEVEL, redaction); else none are.
  */
 export async function buildTestApp(
   overrides: Record<string, string> = {},
   extraRoutes?: (app: FastifyInstance) => void,
+  logStream?: DestinationStream,
 ): Promise<{ app: FastifyInstance; config: Config }> {
   const config = testConfig(overrides);
-  const app = await buildApp({ config, logger: false });
+  const app = await buildApp({ config, ...(logStream ? { logStream } : { logger: false }) });
   if (extraRoutes) await app.register(integratorScope, { routes: [async (scope) => extraRoutes(scope)] });
   await app.ready();
   return { app, config };

@@ -3,23 +3,25 @@
 // allowed by HERALD_ALLOW_CIDRS). Subscriptions and events go through the real routes.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, type Logger as TemporalLogger } from '@temporalio/worker';
+import { pino, type DestinationStream } from 'pino';
 import { HeraldAdminClient } from '../../src/client/admin-client.js';
 import type { PublishEventInput } from '../../src/client/events.js';
 import type { Delivery, Subscription } from '../../src/client/herald-client.js';
 import type { Config } from '../../src/config.js';
 import type { LifecycleEventType, SubscribableEventType } from '../../src/domain/event-types.js';
-import { createWorkerRuntime } from '../../src/worker-runtime.js';
+import { installTemporalRuntime } from '../../src/telemetry/temporal-runtime.js';
+import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
 import { buildTestApp, closeTestApp } from './app.js';
 import { ADMIN_TOKEN, listen, registerIntegrator, type TestIntegrator } from './integrators.js';
 import { startHttpsReceiver, type HttpsReceiver, type RecordedRequest } from './receiver.js';
-
-Runtime.install({ logger: new DefaultLogger('WARN') });
 
 export interface DeliveryStack {
   readonly app: FastifyInstance;
   /** The worker's configuration (for a worker started elsewhere: src/worker.ts in a child process). */
   readonly workerConfig: Config;
+  /** The in-process worker; null with `inProcessWorker: false`. */
+  readonly worker: WorkerRuntime | null;
   readonly receiver: HttpsReceiver;
   /** Per request path: the status the receiver answers (default 204). */
   readonly answers: Map<string, number>;
@@ -37,30 +39,46 @@ export interface DeliveryStack {
 }
 
 export interface DeliveryStackOptions {
-  /** The worker's logger (default console). */
-  readonly workerLogger?: NonNullable<Parameters<typeof createWorkerRuntime>[1]>['logger'];
-  /** More environment for the API and the worker (e.g. the Temporal connection). */
+  /** Environment overrides of both processes' config (e.g. metrics ports, LOG_LEVEL, the Temporal connection). */
   readonly env?: Record<string, string>;
+  /** Where the API and the worker write their JSON log lines (default: nowhere). */
+  readonly logStream?: DestinationStream;
+  /** The Temporal SDK's logger, installed with the runtime (once per process). */
+  readonly temporalLogger?: TemporalLogger;
+  /** The worker's logger (default: a pino logger on `logStream`, else pino on stdout). */
+  readonly workerLogger?: NonNullable<Parameters<typeof createWorkerRuntime>[1]>['logger'];
   /** false leaves the worker to the test (e.g. a child process it can kill). */
   readonly inProcessWorker?: boolean;
 }
 
+let runtimeInstalled = false;
+
 export async function startDeliveryStack(options: DeliveryStackOptions = {}): Promise<DeliveryStack> {
   const answers = new Map<string, number>();
   const receiver = await startHttpsReceiver((r) => ({ status: answers.get(r.url) ?? 204 }));
-  const { app, config } = await buildTestApp({
-    HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1,rebind.example.com=127.0.0.1',
-    HERALD_ALLOW_CIDRS: '127.0.0.1/32',
-    ...options.env,
-  });
+  const { app, config } = await buildTestApp(
+    {
+      HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1,rebind.example.com=127.0.0.1',
+      HERALD_ALLOW_CIDRS: '127.0.0.1/32',
+      ...options.env,
+    },
+    undefined,
+    options.logStream,
+  );
+  if (!runtimeInstalled) {
+    installTemporalRuntime(config, options.temporalLogger ?? new DefaultLogger('WARN'));
+    runtimeInstalled = true;
+  }
   // The worker resolves rebind.example.com elsewhere: a name that re-resolves privately at delivery time.
   const workerConfig: Config = Object.freeze({
     ...config,
     HERALD_DNS_STATIC: { ...config.HERALD_DNS_STATIC, 'rebind.example.com': ['10.0.0.5'] },
   });
+  const workerLogger =
+    options.workerLogger ?? (options.logStream ? pino({ level: config.LOG_LEVEL }, options.logStream) : undefined);
   const inProcessWorker = options.inProcessWorker ?? true;
   const runtime = inProcessWorker
-    ? await createWorkerRuntime(workerConfig, { ...(options.workerLogger ? { logger: options.workerLogger } : {}) })
+    ? await createWorkerRuntime(workerConfig, workerLogger ? { logger: workerLogger } : {})
     : null;
   const running = runtime?.run();
   const baseUrl = await listen(app);
@@ -70,6 +88,7 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
   return {
     app,
     workerConfig,
+    worker: runtime,
     receiver,
     answers,
     alice,

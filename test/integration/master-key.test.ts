@@ -59,6 +59,7 @@ describe('a signing key that cannot be opened (dev server, worker, HTTPS receive
   let s: DeliveryStack;
   const errors: { fields: Record<string, unknown>; message: string }[] = [];
   const workerLogger = {
+    info: () => undefined,
     warn: () => undefined,
     error: (fields: unknown, message?: string) =>
       errors.push({ fields: fields as Record<string, unknown>, message: message ?? '' }),
@@ -117,6 +118,11 @@ describe('a signing key that cannot be opened (dev server, worker, HTTPS receive
       assert.ok(logged, 'logged at error level');
       assert.match(logged.message, /signing key unavailable/);
       assert.equal(logged.fields.keyId, subscription.keyId);
+      assert.deepEqual(
+        [logged.fields.eventId, logged.fields.subscriptionId, logged.fields.integratorId, logged.fields.attemptNumber],
+        [eventId, subscription.id, s.alice.integratorId, 1],
+        'the five ids of a delivery log line',
+      );
       const doc = await s.app.store.subscriptions.findKey(subscription.keyId);
       if (doc) assert.ok(!JSON.stringify(logged).includes(doc.sealed.ciphertext), 'no key material in the log');
     });

@@ -118,7 +118,9 @@ describe('Temporal behind TLS with client certificates (a TLS proxy on loopback)
         await app.mongo.db.dropDatabase().catch(() => undefined);
         await app.close();
       }
-      await assert.rejects(createWorkerRuntime(testConfig(env), { logger: { warn: () => {}, error: () => {} } }));
+      await assert.rejects(
+        createWorkerRuntime(testConfig(env), { logger: { info: () => {}, warn: () => {}, error: () => {} } }),
+      );
     });
   }
 });

@@ -38,7 +38,7 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt), data });
       // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
       // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
-      await app.fanOut.handOff(doc);
+      const started = await app.fanOut.handOff(doc);
       // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md): the
       // repair runs before the event is filed into the listing, so the listing holds its final createdAt.
       const inserted = await app.store.events.insertOnce(doc, (stored) =>
@@ -47,6 +47,10 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       const { created, event } = inserted;
       if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
         throw conflict(`an event with id ${doc._id} already exists with different content`);
+      }
+      if (created) {
+        app.metrics.eventIngested();
+        app.metrics.deliveriesCreated(started);
       }
       return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
     },

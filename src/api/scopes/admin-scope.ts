@@ -25,6 +25,7 @@ export const adminScope: FastifyPluginAsync<ScopeOptions & { token: string }> = 
     // Hashing first makes both sides 32 bytes, so the comparison leaks neither content nor length.
     if (given === undefined || !timingSafeEqual(given, expected)) {
       scope.authFailures.record(request);
+      scope.metrics.authFailed('admin_token');
       request.log.info({ cause: 'admin token mismatch' }, 'unauthorized');
       throw unauthorized();
     }

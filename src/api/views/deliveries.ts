@@ -13,7 +13,8 @@ export const deliveryView = (d: DeliveryDoc) => ({
   updatedAt: iso(d.updatedAt),
   nextAttemptAt: d.nextAttemptAt ? iso(d.nextAttemptAt) : null,
   terminalReason: d.terminalReason,
-  // A record created by an upsert on the MongoDB-wire server may lack it: its $setOnInsert drops nulls.
+  // The MongoDB-wire server (FerretDB 1.24) drops null fields of an upsert's $setOnInsert: a delivery created by
+  // cancel() or fail() before any attempt has no such field stored.
   lastResponseSummary: d.lastResponseSummary ?? null,
 });
 

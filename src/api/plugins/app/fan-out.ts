@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createFanOut, type FanOut } from '../../../delivery/fan-out.js';
+import { traceFanOut } from '../../../telemetry/instrument.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,10 +12,12 @@ declare module 'fastify' {
 
 export const fanOutPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate(
-      'fanOut',
-      createFanOut({ store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE }),
-    );
+    const fanOut = createFanOut({
+      store: app.store,
+      client: app.temporal.client,
+      taskQueue: app.config.TEMPORAL_TASK_QUEUE,
+    });
+    app.decorate('fanOut', traceFanOut(fanOut));
   },
   { name: 'fan-out', dependencies: ['store'] },
 );

@@ -4,6 +4,7 @@ import { createAuthenticator, credentialShapeProblem, TIMESTAMP_TOLERANCE_SEC } 
 import { createKeyCache, type KeyCache } from '../../../auth/key-cache.js';
 import { createReplayCache } from '../../../auth/replay-cache.js';
 import { unauthorized } from '../../errors.js';
+import { authFailureReason } from '../../../telemetry/auth-reason.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +39,7 @@ export const integratorAuthPlugin = fp(
 
     const refuse = (request: FastifyRequest, cause: string): never => {
       app.authFailures.record(request);
+      app.metrics.authFailed(authFailureReason(cause));
       request.log.info({ cause }, 'unauthorized');
       throw unauthorized();
     };
@@ -69,5 +71,5 @@ export const integratorAuthPlugin = fp(
       },
     });
   },
-  { name: 'integrator-auth', dependencies: ['store', 'auth-failures'] },
+  { name: 'integrator-auth', dependencies: ['store', 'auth-failures', 'telemetry'] },
 );

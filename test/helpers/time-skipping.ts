@@ -1,7 +1,10 @@
 // Shared by the tests that run the delivery workflow on the time-skipping server.
 import assert from 'node:assert/strict';
 import proto from '@temporalio/proto';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { fileURLToPath } from 'node:url';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { requireEnv } from './env.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 
 /** The time-skipping server rejects unknown search attributes; it implements OperatorService to register them. */
@@ -23,4 +26,33 @@ export function assertOffsets(actual: number[], expected: number[], slack = 2): 
     const e = expected[i] ?? Number.NaN;
     assert.ok(a >= e && a <= e + slack, `attempt ${i + 1} at +${a} s, expected +${e} s`);
   });
+}
+
+/**
+ * A time-skipping server with its search attributes and a worker running the current workflow code with `activities`
+ * on `taskQueue`; `stop()` shuts both down.
+ */
+export async function startTimeSkippingWorker(
+  taskQueue: string,
+  activities: object,
+): Promise<{ env: TestWorkflowEnvironment; stop(): Promise<void> }> {
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: requireEnv('HERALD_TEMPORAL_TEST_SERVER') } },
+  });
+  await registerSearchAttributes(env);
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+    activities,
+  });
+  const running = worker.run();
+  return {
+    env,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await env.teardown();
+    },
+  };
 }

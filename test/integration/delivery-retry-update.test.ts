@@ -4,20 +4,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { deliveryStartOptions } from '../../src/delivery/start-delivery.js';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import { deliveryWorkflowId, retryUpdate } from '../../workflows/messages.js';
 import { patches } from '../../workflows/patches.js';
 import type { DeliveryWorkflowInput } from '../../workflows/types.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
-import { requireEnv } from '../helpers/env.js';
 import { createFakeDeliveryActivities } from '../helpers/fake-delivery.js';
 import { eventsOfType } from '../helpers/temporal.js';
-import { registerSearchAttributes } from '../helpers/time-skipping.js';
+import { startTimeSkippingWorker } from '../helpers/time-skipping.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -56,27 +54,12 @@ async function shape(handle: WorkflowHandle, fixture: string) {
 
 describe('manual retry by update (time-skipping server)', () => {
   let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
+  let stop: (() => Promise<void>) | undefined;
 
   before(async () => {
-    env = await TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: { type: 'existing-path', path: requireEnv('HERALD_TEMPORAL_TEST_SERVER') } },
-    });
-    await registerSearchAttributes(env);
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
-      activities,
-    });
-    running = worker.run();
+    ({ env, stop } = await startTimeSkippingWorker(taskQueue, activities));
   });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
+  after(async () => stop?.());
 
   it('during the wait: the next attempt at once; requests during that attempt are served by it', async () => {
     const input: DeliveryWorkflowInput = {

@@ -4,10 +4,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import {
   attemptResultUpdate,
@@ -21,10 +20,9 @@ import { searchAttributes } from '../../workflows/search-attributes.js';
 import { initialSearchAttributes } from '../../workflows/start-options.js';
 import type { DeliveryWorkflowInput } from '../../workflows/types.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
-import { requireEnv } from '../helpers/env.js';
 import { createFakeDeliveryActivities, failsThenSucceeds } from '../helpers/fake-delivery.js';
 import { durationSeconds, eventsOfType, timestampMs } from '../helpers/temporal.js';
-import { assertOffsets, registerSearchAttributes } from '../helpers/time-skipping.js';
+import { assertOffsets, startTimeSkippingWorker } from '../helpers/time-skipping.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -71,27 +69,12 @@ async function searchAttributesOf(handle: WorkflowHandle) {
 
 describe('delivery workflow schedule (time-skipping server)', () => {
   let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
+  let stop: (() => Promise<void>) | undefined;
 
   before(async () => {
-    env = await TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: { type: 'existing-path', path: requireEnv('HERALD_TEMPORAL_TEST_SERVER') } },
-    });
-    await registerSearchAttributes(env);
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
-      activities,
-    });
-    running = worker.run();
+    ({ env, stop } = await startTimeSkippingWorker(taskQueue, activities));
   });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
+  after(async () => stop?.());
 
   it('makes 7 attempts at +0, 30 s, 90 s, 6 min 30 s, 36 min 30 s, 2 h 36 min 30 s and 8 h 36 min 30 s, then fails', async () => {
     const input = newInput();

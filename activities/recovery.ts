@@ -1,0 +1,74 @@
+// The recovery campaign's activities: list its candidates page by page (the list stays out of the workflow's
+// history beyond one page), ask for one re-delivery through the manual retry path, read the attempts it made.
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { retryDelivery } from '../src/delivery/manual-retry.js';
+import type { Store } from '../src/store/index.js';
+import {
+  candidatePage,
+  countCandidates,
+  type Candidate,
+  type CandidatePosition,
+  type RecoveryWindow,
+} from '../src/store/recovery-candidates.js';
+import type { AwaitedAttempt } from '../workflows/recovery-messages.js';
+
+export interface RecoveryDeps {
+  readonly store: Store;
+  /** The worker's Temporal client: a re-delivery is an update-with-start of the delivery's workflow. */
+  readonly temporal?: { readonly client: Client; readonly taskQueue: string };
+}
+
+/** A re-delivery asked for (the attempt that serves it), or none to make. */
+export type RedeliveryRequest = AwaitedAttempt | { readonly deliveryId: string; readonly skipped: true };
+
+export type AttemptVerdict = 'succeeded' | 'failed' | 'skipped' | 'waiting';
+
+export function createRecoveryActivities(deps: RecoveryDeps) {
+  const deliveries = deps.store.deliveries;
+  return {
+    async countRecoveryCandidates(window: RecoveryWindow): Promise<number> {
+      return await countCandidates(deliveries.collection, window);
+    },
+
+    async listRecoveryCandidates(
+      window: RecoveryWindow,
+      position: CandidatePosition | null,
+      limit: number,
+    ): Promise<{ items: Candidate[]; next: CandidatePosition | null }> {
+      return await candidatePage(deliveries.collection, window, position, limit);
+    },
+
+    /**
+     * Asks the delivery's workflow for one more attempt (src/delivery/manual-retry.ts: update-with-start, so it never
+     * races a run) unless one was made since the candidate was listed (a retried activity, a manual retry): that
+     * attempt then answers for it.
+     */
+    async requestRedelivery(candidate: Candidate): Promise<RedeliveryRequest> {
+      if (!deps.temporal) throw ApplicationFailure.nonRetryable('no Temporal client', 'RecoveryNotConfigured');
+      const delivery = await deliveries.findById(candidate.id);
+      if (!delivery) return { deliveryId: candidate.id, skipped: true };
+      if (delivery.attemptCount > candidate.attemptCount)
+        return { deliveryId: candidate.id, attemptNumber: candidate.attemptCount + 1 };
+      const verdict = await retryDelivery({ store: deps.store, ...deps.temporal }, delivery);
+      if (verdict.ok) return { deliveryId: candidate.id, attemptNumber: verdict.attemptNumber };
+      if (verdict.reason === 'delivery_busy') throw new Error(`delivery ${candidate.id} is busy; trying again`);
+      return { deliveryId: candidate.id, skipped: true };
+    },
+
+    /**
+     * What became of each awaited attempt, read by `_id`: its outcome once recorded; skipped when the delivery ended
+     * without making it (cancelled meanwhile); waiting while its run may still make it.
+     */
+    async readRedeliveries(awaited: AwaitedAttempt[]): Promise<AttemptVerdict[]> {
+      return await Promise.all(
+        awaited.map(async ({ deliveryId, attemptNumber }) => {
+          const delivery = await deliveries.findById(deliveryId);
+          const attempt = delivery?.attempts?.[String(attemptNumber)];
+          if (attempt) return attempt.outcome === 'succeeded' ? 'succeeded' : 'failed';
+          return delivery?.status === 'pending' ? 'waiting' : 'skipped';
+        }),
+      );
+    },
+  };
+}

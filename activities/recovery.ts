@@ -1,5 +1,6 @@
 // The recovery campaign's activities: list its candidates page by page (the list stays out of the workflow's
 // history beyond one page), ask for one re-delivery through the manual retry path, read the attempts it made.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { retryDelivery } from '../src/delivery/manual-retry.js';
@@ -40,20 +41,30 @@ export function createRecoveryActivities(deps: RecoveryDeps) {
     },
 
     /**
-     * Asks the delivery's workflow for one more attempt (src/delivery/manual-retry.ts: update-with-start, so it never
-     * races a run) unless one was made since the candidate was listed (a retried activity, a manual retry): that
-     * attempt then answers for it.
+     * Asks each delivery's workflow for one more attempt (src/delivery/manual-retry.ts: update-with-start, so it
+     * never races a run), the i-th request started `i × spacingMs` after the first: the campaign's pace within one
+     * of its ticks (Temporal timers fire on whole seconds). A delivery that had an attempt since it was listed (a
+     * retried activity, a manual retry) is not asked again: that attempt answers for it.
      */
-    async requestRedelivery(candidate: Candidate): Promise<RedeliveryRequest> {
-      if (!deps.temporal) throw ApplicationFailure.nonRetryable('no Temporal client', 'RecoveryNotConfigured');
-      const delivery = await deliveries.findById(candidate.id);
-      if (!delivery) return { deliveryId: candidate.id, skipped: true };
-      if (delivery.attemptCount > candidate.attemptCount)
-        return { deliveryId: candidate.id, attemptNumber: candidate.attemptCount + 1 };
-      const verdict = await retryDelivery({ store: deps.store, ...deps.temporal }, delivery);
-      if (verdict.ok) return { deliveryId: candidate.id, attemptNumber: verdict.attemptNumber };
-      if (verdict.reason === 'delivery_busy') throw new Error(`delivery ${candidate.id} is busy; trying again`);
-      return { deliveryId: candidate.id, skipped: true };
+    async requestRedeliveries(candidates: Candidate[], spacingMs: number): Promise<RedeliveryRequest[]> {
+      const temporal = deps.temporal;
+      if (!temporal) throw ApplicationFailure.nonRetryable('no Temporal client', 'RecoveryNotConfigured');
+      const one = async (candidate: Candidate): Promise<RedeliveryRequest> => {
+        const delivery = await deliveries.findById(candidate.id);
+        if (!delivery) return { deliveryId: candidate.id, skipped: true };
+        if (delivery.attemptCount > candidate.attemptCount)
+          return { deliveryId: candidate.id, attemptNumber: candidate.attemptCount + 1 };
+        const verdict = await retryDelivery({ store: deps.store, ...temporal }, delivery);
+        if (verdict.ok) return { deliveryId: candidate.id, attemptNumber: verdict.attemptNumber };
+        if (verdict.reason === 'delivery_busy') throw new Error(`delivery ${candidate.id} is busy; trying again`);
+        return { deliveryId: candidate.id, skipped: true };
+      };
+      return await Promise.all(
+        candidates.map(async (candidate, i) => {
+          if (i > 0) await sleep(i * spacingMs);
+          return await one(candidate);
+        }),
+      );
     },
 
     /**

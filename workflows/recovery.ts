@@ -27,7 +27,7 @@ import {
   type CampaignProgress,
 } from './recovery-messages.js';
 
-const { countRecoveryCandidates, listRecoveryCandidates, requestRedelivery, readRedeliveries } =
+const { countRecoveryCandidates, listRecoveryCandidates, requestRedeliveries, readRedeliveries } =
   proxyActivities<Activities>({
     startToCloseTimeout: '60s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
@@ -35,6 +35,8 @@ const { countRecoveryCandidates, listRecoveryCandidates, requestRedelivery, read
 
 /** Candidates read per activity call: the most of the list the history holds at once. */
 const PAGE_SIZE = 100;
+/** The shortest tick: the dev server fires timers on whole seconds, so a campaign paces itself per tick. */
+const MIN_TICK_MS = 1000;
 /** Asked-for attempts read in one go once this many are waiting (and at every page end). */
 const READ_BATCH = 20;
 /** How often the waiting attempts are read again once every re-delivery has been asked for. */
@@ -42,7 +44,9 @@ const READ_AGAIN_MS = 1000;
 
 export async function recoveryWorkflow(input: CampaignInput): Promise<CampaignProgress> {
   const { window } = input;
-  const intervalMs = 1000 / input.ratePerSecond;
+  // Each tick asks for `perTick` re-deliveries, spaced evenly across it by the activity.
+  const tickMs = Math.max(MIN_TICK_MS, 1000 / input.ratePerSecond);
+  const perTick = Math.max(1, Math.round((input.ratePerSecond * tickMs) / 1000));
   let counts: CampaignCounts = input.carried?.progress ?? {
     state: 'running',
     total: 0,
@@ -105,14 +109,14 @@ export async function recoveryWorkflow(input: CampaignInput): Promise<CampaignPr
   for (;;) {
     if (counts.state === 'cancelled') break;
     const page = await listRecoveryCandidates(window, position, PAGE_SIZE);
-    for (const candidate of page.items) {
+    for (let i = 0; i < page.items.length; i += perTick) {
       await condition(() => counts.state !== 'paused');
       if (counts.state === 'cancelled') break;
-      const paced = sleep(intervalMs);
-      const request = await requestRedelivery(candidate);
-      counts = { ...counts, requested: counts.requested + 1 };
-      if ('skipped' in request) counts = { ...counts, skipped: counts.skipped + 1 };
-      else awaited.push(request);
+      const paced = sleep(tickMs);
+      const requests = await requestRedeliveries(page.items.slice(i, i + perTick), tickMs / perTick);
+      const skipped = requests.filter((r) => 'skipped' in r).length;
+      counts = { ...counts, requested: counts.requested + requests.length, skipped: counts.skipped + skipped };
+      for (const r of requests) if (!('skipped' in r)) awaited.push(r);
       if (awaited.length >= READ_BATCH) await tally();
       else showDetails();
       await paced;

@@ -12,7 +12,10 @@ export type CancelVerdict = { ok: true; delivery: DeliveryDoc } | { ok: false; d
  * recorded but the status left cancelled. A cancelled one is answered as it is; a succeeded or failed one is refused
  * (`ok: false`), and a write that lost the race to an attempt's final status puts that status back.
  */
-export async function cancelDelivery(deps: { store: Store; client: Client }, found: DeliveryDoc): Promise<CancelVerdict> {
+export async function cancelDelivery(
+  deps: { store: Store; client: Client },
+  found: DeliveryDoc,
+): Promise<CancelVerdict> {
   if (found.status === 'cancelled') return { ok: true, delivery: found };
   if (found.status !== 'pending') return { ok: false, delivery: found };
   const collection = deps.store.deliveries.collection;

@@ -109,15 +109,16 @@ const controls = {
 export type CampaignControl = keyof typeof controls;
 
 /**
- * Pauses, resumes or cancels a running campaign; answers its progress after the change. `finished` when it has
- * ended (or, for pause and resume, was cancelled): nothing is changed then.
+ * Pauses, resumes or cancels a campaign; answers its progress after the change. Not ok (nothing changed) once it has
+ * completed, or, for pause and resume, once it was cancelled; cancelling a cancelled campaign answers it as it is.
  */
 export async function controlCampaign(
   deps: Deps,
   campaign: CampaignProgress,
   control: CampaignControl,
-): Promise<{ ok: true; campaign: CampaignProgress } | { ok: false; campaign: CampaignProgress }> {
+): Promise<{ ok: boolean; campaign: CampaignProgress }> {
   if (campaign.state === 'completed') return { ok: false, campaign };
+  if (campaign.state === 'cancelled') return { ok: control === 'cancel', campaign };
   const handle: WorkflowHandle = deps.client.workflow.getHandle(campaignWorkflowId(campaign.campaignId));
   try {
     return { ok: true, campaign: await handle.executeUpdate(controls[control]) };

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { controlCampaign, readCampaign, startCampaign, type CampaignControl } from '../../delivery/recovery-campaign.js';
+import {
+  controlCampaign,
+  readCampaign,
+  startCampaign,
+  type CampaignControl,
+} from '../../delivery/recovery-campaign.js';
 import { badRequest, errorResponses, HttpError, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
 import { campaign, campaignParams, recoverBody } from '../schemas/campaigns.js';

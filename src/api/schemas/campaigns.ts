@@ -25,7 +25,9 @@ export const recoverBody = z
       .min(0.1)
       .max(100)
       .default(DEFAULT_RECOVERY_RATE)
-      .describe(`re-deliveries asked for per second, default ${DEFAULT_RECOVERY_RATE}; not part of the campaign's identity`),
+      .describe(
+        `re-deliveries asked for per second, default ${DEFAULT_RECOVERY_RATE}; not part of the campaign's identity`,
+      ),
   })
   .meta({ id: 'RecoverRequest' });
 
@@ -44,7 +46,10 @@ export const campaign = z
     requested: z.number().int().describe('re-deliveries asked for so far'),
     succeeded: z.number().int().describe('of those, attempts that succeeded'),
     failed: z.number().int().describe('of those, attempts that did not succeed'),
-    skipped: z.number().int().describe('of those, no attempt made (subscription deleted, delivery cancelled meanwhile)'),
+    skipped: z
+      .number()
+      .int()
+      .describe('of those, no attempt made (subscription deleted, delivery cancelled meanwhile)'),
     done: z.number().int().describe('succeeded + failed + skipped'),
   })
   .meta({ id: 'RecoveryCampaign' });

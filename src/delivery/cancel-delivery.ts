@@ -24,7 +24,7 @@ export async function cancelDelivery(
   const before = await collection.findOneAndUpdate(
     { _id: found._id },
     { $set: { ...ended, updatedAt: now } },
-    { returnDocument: 'before', projection: { attempts: 0 } },
+    { returnDocument: 'before' },
   );
   if (!before) return { ok: false, delivery: found };
   if (before.status === 'succeeded' || before.status === 'failed') {

@@ -1,9 +1,11 @@
 // Issue 15 item 2: recovery campaigns on the real stack (dev server, worker, HTTPS receiver). A window of failed
 // deliveries re-delivered at its rate with readable progress; the same window twice is one campaign; pause, resume
-// and cancel; the Temporal side (query, current details, search attributes).
+// and cancel; the Temporal side (query, current details, search attributes). Records the campaign's replay fixture:
+// HERALD_RECORD_HISTORIES=1 npm test -- test/integration/recovery-campaigns.test.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HeraldApiError } from '../../src/client/http.js';
+import { writeHistory } from '../fixtures/histories/history-json.js';
 import type { RecoveryCampaign } from '../../src/client/herald-client.js';
 import { campaignProgressQuery, campaignWorkflowId } from '../../workflows/recovery-messages.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
@@ -156,6 +158,11 @@ describe('recovery campaigns', () => {
     assert.equal((await client.getDelivery(failedId!)).status, 'failed');
 
     assert.equal((await client.controlCampaign(c.id, 'cancel')).state, 'cancelled', 'cancel is idempotent');
+    const handle = s.app.temporal.client.workflow.getHandle(campaignWorkflowId(c.id));
+    assert.equal((await handle.result()).state, 'cancelled');
+    // The replay fixture of the campaign workflow (docs/operations.md, "Versioning the delivery workflow").
+    if (process.env.HERALD_RECORD_HISTORIES)
+      await writeHistory('recovery-pause-resume-cancel', await handle.fetchHistory());
     for (const control of ['pause', 'resume'] as const) {
       await assert.rejects(client.controlCampaign(c.id, control), (err: unknown) => {
         assert.ok(err instanceof HeraldApiError);

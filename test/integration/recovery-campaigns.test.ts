@@ -3,11 +3,13 @@
 // and cancel; the Temporal side (query, current details, search attributes). Records the campaign's replay fixture:
 // HERALD_RECORD_HISTORIES=1 npm test -- test/integration/recovery-campaigns.test.ts
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { HeraldApiError } from '../../src/client/http.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
 import type { RecoveryCampaign } from '../../src/client/herald-client.js';
-import { campaignProgressQuery, campaignWorkflowId } from '../../workflows/recovery-messages.js';
+import { recoveryWorkflow } from '../../workflows/recovery.js';
+import { campaignProgressQuery, campaignWorkflowId, type CampaignInput } from '../../workflows/recovery-messages.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import { eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
@@ -171,6 +173,46 @@ describe('recovery campaigns', () => {
         return true;
       });
     }
+  });
+
+  it('pages through more than one page of candidates and continues as new, its progress carried over', async () => {
+    const base = Date.now();
+    const { subscription, ids } = await seed('/recover-long', 150, 'failed', base);
+    const campaignId = randomUUID();
+    const input: CampaignInput = {
+      campaignId,
+      integratorId: s.alice.integratorId,
+      window: {
+        subscriptionId: subscription.id,
+        since: new Date(base).toISOString(),
+        until: new Date(base + 1000).toISOString(),
+        statuses: ['failed'],
+      },
+      ratePerSecond: 100,
+      maxHistoryEvents: 10, // continue as new at the first page boundary
+    };
+    const handle = await s.app.temporal.client.workflow.start(recoveryWorkflow, {
+      taskQueue: s.workerConfig.TEMPORAL_TASK_QUEUE,
+      workflowId: campaignWorkflowId(campaignId),
+      args: [input],
+      memo: { integratorId: s.alice.integratorId },
+    });
+    const final = await eventually(async () => {
+      const c = await s.alice.client.getCampaign(campaignId);
+      return c.state === 'completed' ? c : undefined;
+    }, 60_000);
+    assert.deepEqual(
+      [final.total, final.requested, final.succeeded, final.done],
+      [150, 150, 150, 150],
+      'counts carried across runs',
+    );
+    const firstRun = s.app.temporal.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId);
+    const events = (await firstRun.fetchHistory()).events ?? [];
+    assert.ok(
+      events.some((e) => e.workflowExecutionContinuedAsNewEventAttributes),
+      'the first run continued as new',
+    );
+    assert.deepEqual([...deliveryIdsReceived('/recover-long')].sort(), [...ids].sort(), 'each once across runs');
   });
 
   it('answers 404 for a campaign of another integrator or none, and 400 for an empty window', async () => {

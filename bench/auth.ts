@@ -52,7 +52,7 @@ function measureVerify(key: { privateKey: KeyObject; publicKey: KeyObject }): { 
 
 /**
  * The whole authenticator as the plugin calls it, 64 requests in flight as under load: shapes, window, key cache hit,
- * verify (on the thread pool), replay cache.
+ * verify, replay cache.
  */
 async function measureAuthenticate(key: { privateKey: KeyObject }): Promise<number> {
   const publicKey = compressedHexOf(key.privateKey);
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   console.log(
     `    hot path (node:crypto verify, cached KeyObject, ${verify.bytes}-byte message): ${fmt(verify.perSec)}/s`,
   );
-  console.log(`    whole authenticator, 64 in flight (verify on the libuv pool):        ${fmt(authenticate)}/s`);
+  console.log(`    whole authenticator, 64 in flight:                                   ${fmt(authenticate)}/s`);
   console.log(`    openssl speed -seconds 3 ecdsap256 (${openssl.version}):        ${fmt(openssl.perSec)}/s`);
   console.log(
     `    ratio hot path / openssl ${verifyRatio.toFixed(2)} (goal ≥ ${GOAL_VERIFY}: ${mark(verifyRatio >= GOAL_VERIFY)})`,

@@ -14,6 +14,8 @@ export const EXPIRING_COLLECTIONS = ['replays', 'quotas'] as const;
 /** Replay inserts in flight at once, and digests per insert. */
 const MAX_IN_FLIGHT = 2;
 const MAX_BATCH = 1_000;
+/** Expired documents deleted per command (well below SQLite's 32,766 variables per statement). */
+const SWEEP_CHUNK = 5_000;
 
 const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
 
@@ -90,10 +92,24 @@ export function createExpiringRepo(db: Db) {
       return doc?.n ?? 1;
     },
 
-    /** Deletes expired documents of both collections; returns how many. */
-    async sweepExpired(now = new Date()): Promise<number> {
+    /**
+     * Deletes expired documents of both collections, `chunk` at a time; returns how many. Chunked by `_id`: the
+     * MongoDB-wire server deletes a filter's matches in one SQL statement with one variable each, and fails past
+     * SQLite's limit (32,766) — a backlog of expired digests would otherwise never be swept.
+     */
+    async sweepExpired(now = new Date(), chunk = SWEEP_CHUNK): Promise<number> {
       let deleted = 0;
-      for (const c of [replays, quotas]) deleted += (await c.deleteMany({ expiresAt: { $lt: now } })).deletedCount;
+      for (const c of [replays, quotas]) {
+        for (;;) {
+          const expired = await c
+            .find({ expiresAt: { $lt: now } }, { projection: { _id: 1 }, limit: chunk })
+            .map((d) => d._id)
+            .toArray();
+          if (expired.length === 0) break;
+          deleted += (await c.deleteMany({ _id: { $in: expired } })).deletedCount;
+          if (expired.length < chunk) break;
+        }
+      }
       return deleted;
     },
   };

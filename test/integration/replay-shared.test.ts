@@ -95,4 +95,14 @@ describe('replay protection across API instances', () => {
     assert.equal(await replays.countDocuments({}), total - 1);
     assert.equal(await replays.countDocuments({ _id: 'old-digest' }), 0);
   });
+
+  it('sweeps a backlog of expired digests chunk by chunk, keeping the live ones', async () => {
+    const replays = a.mongo.db.collection<{ _id: string; expiresAt: Date }>('replays');
+    const past = new Date(Date.now() - 1000);
+    await replays.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: `backlog-${i}`, expiresAt: past })));
+    const live = await replays.countDocuments({ expiresAt: { $gte: new Date() } });
+    assert.equal(await a.store.expiring.sweepExpired(new Date(), 100), 250);
+    assert.equal(await replays.countDocuments({ _id: { $regex: /^backlog-/ } }), 0);
+    assert.equal(await replays.countDocuments({}), live);
+  });
 });

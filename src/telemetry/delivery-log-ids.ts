@@ -18,6 +18,8 @@ export const DELIVERY_LOG_IDS_LIMIT = 10_000;
 
 const byDelivery = new Map<string, DeliveryLogIds>();
 const deliveryOfRun = new Map<string, string>();
+/** What a run's first activation says, decoded only when a line about the delivery is written (most never are). */
+const undecoded = new Map<string, () => Partial<DeliveryLogIds>>();
 
 function setBounded<V>(map: Map<string, V>, key: string, value: V): void {
   map.delete(key); // re-inserted last: the most recently used stays longest
@@ -30,20 +32,36 @@ export function deliveryIdOfWorkflow(workflowId: unknown): string | undefined {
   return typeof workflowId === 'string' && workflowId.startsWith(PREFIX) ? workflowId.slice(PREFIX.length) : undefined;
 }
 
-/** Adds what a line, an activation or an activity knows; keeps what it does not say. */
-export function rememberDeliveryIds(fields: Partial<DeliveryLogIds> & { deliveryId: string }, runId?: string): void {
-  const known = byDelivery.get(fields.deliveryId);
-  const merged = { ...known };
-  for (const [key, value] of Object.entries(fields))
-    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
-  setBounded(byDelivery, fields.deliveryId, merged as DeliveryLogIds);
-  if (runId) setBounded(deliveryOfRun, runId, fields.deliveryId);
+/**
+ * Adds what a line, an activation or an activity knows; keeps what it does not say. `later` is decoded on the first
+ * look-up, under what is known by then (an attempt's number is newer than the run's first).
+ */
+export function rememberDeliveryIds(
+  fields: Partial<DeliveryLogIds> & { deliveryId: string },
+  runId?: string,
+  later?: () => Partial<DeliveryLogIds>,
+): void {
+  const { deliveryId } = fields;
+  const merged: Record<string, unknown> = { ...byDelivery.get(deliveryId) };
+  for (const key in fields) {
+    const value = fields[key as keyof DeliveryLogIds];
+    if (value !== undefined) merged[key] = value;
+  }
+  setBounded(byDelivery, deliveryId, merged as unknown as DeliveryLogIds);
+  if (later) setBounded(undecoded, deliveryId, later);
+  if (runId) setBounded(deliveryOfRun, runId, deliveryId);
 }
 
 /** The ids of a delivery, by its id or by the id of one of its runs. */
 export function deliveryIdsOf(ref: { deliveryId?: string; runId?: string }): DeliveryLogIds | undefined {
   const deliveryId = ref.deliveryId ?? (ref.runId === undefined ? undefined : deliveryOfRun.get(ref.runId));
   if (deliveryId === undefined) return undefined;
+  const later = undecoded.get(deliveryId);
+  if (later) {
+    undecoded.delete(deliveryId);
+    const decoded = Object.entries(later()).filter(([, v]) => v !== undefined);
+    byDelivery.set(deliveryId, { ...Object.fromEntries(decoded), ...byDelivery.get(deliveryId), deliveryId });
+  }
   return byDelivery.get(deliveryId) ?? { deliveryId };
 }
 

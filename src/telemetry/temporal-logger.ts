@@ -28,27 +28,27 @@ interface InitializeJob {
   memo?: { fields?: Record<string, Payload> | null } | null;
 }
 
-/** A run's first activation says who the delivery is for (search attributes), its event (memo) and first attempt. */
+/** What a run's first activation says: who the delivery is for (search attributes), its event (memo), first attempt. */
+function decodeInitialization(init: InitializeJob): Partial<DeliveryLogIds> {
+  const attributes = init.searchAttributes?.indexedFields ?? {};
+  const input = decode(init.arguments?.[0]) as { firstAttemptNumber?: unknown; handOff?: { eventId?: unknown } };
+  const attemptNumber = input?.firstAttemptNumber;
+  return {
+    subscriptionId: asString(decode(attributes[searchAttributes.subscriptionId.name])),
+    integratorId: asString(decode(attributes[searchAttributes.integratorId.name])),
+    eventId: asString(decode(init.memo?.fields?.eventId)) ?? asString(input?.handOff?.eventId),
+    ...(typeof attemptNumber === 'number' ? { attemptNumber } : {}),
+  };
+}
+
+/** Notes each new run of a delivery; its activation is decoded only if a line about it is ever written. */
 function learnFromActivation(meta: LogMetadata): void {
   const jobs = meta.jobs as { initializeWorkflow?: InitializeJob | null }[] | undefined;
   if (!Array.isArray(jobs)) return;
   for (const job of jobs) {
     const init = job.initializeWorkflow;
     const deliveryId = deliveryIdOfWorkflow(init?.workflowId);
-    if (!init || !deliveryId) continue;
-    const attributes = init.searchAttributes?.indexedFields ?? {};
-    const input = decode(init.arguments?.[0]) as { firstAttemptNumber?: unknown; handOff?: { eventId?: unknown } };
-    const attemptNumber = input?.firstAttemptNumber;
-    rememberDeliveryIds(
-      {
-        deliveryId,
-        subscriptionId: asString(decode(attributes[searchAttributes.subscriptionId.name])),
-        integratorId: asString(decode(attributes[searchAttributes.integratorId.name])),
-        eventId: asString(decode(init.memo?.fields?.eventId)) ?? asString(input?.handOff?.eventId),
-        ...(typeof attemptNumber === 'number' ? { attemptNumber } : {}),
-      },
-      asString(meta.runId),
-    );
+    if (init && deliveryId) rememberDeliveryIds({ deliveryId }, asString(meta.runId), () => decodeInitialization(init));
   }
 }
 

@@ -1,5 +1,5 @@
-// The Temporal SDK's own lines (the worker's, the workflows' through the logger sink, Core's forwarded ones) name
-// a delivery by its workflow id or a run id only: this logger adds the delivery's five ids it knows
+// The Temporal SDK's own lines (the worker's, the workflows' through the logger sink, the activities') name a
+// delivery by its workflow id or a run id only: this logger adds the delivery's five ids it knows
 // (src/telemetry/delivery-log-ids.ts), learnt from each new run's first activation and from the attempt activities.
 import type { DefaultLogger, Logger, LogLevel, LogMetadata } from '@temporalio/worker';
 import { searchAttributes } from '../../workflows/search-attributes.js';
@@ -55,8 +55,8 @@ function learnFromActivation(meta: LogMetadata): void {
 /** The delivery a line is about: by a `delivery:` workflow id, else by a run id. */
 function idsOfLine(meta: LogMetadata): DeliveryLogIds | undefined {
   const execution = (meta.start as { workflowExecution?: Execution } | undefined)?.workflowExecution;
-  const deliveryId = deliveryIdOfWorkflow(meta.workflowId ?? meta.workflow_id ?? execution?.workflowId);
-  const runId = asString(meta.runId ?? meta.workflowRunId ?? meta.run_id ?? execution?.runId);
+  const deliveryId = deliveryIdOfWorkflow(meta.workflowId ?? execution?.workflowId);
+  const runId = asString(meta.runId ?? meta.workflowRunId ?? execution?.runId);
   if (deliveryId === undefined && runId === undefined) return undefined;
   return deliveryIdsOf(deliveryId === undefined ? { runId } : { deliveryId });
 }

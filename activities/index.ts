@@ -4,6 +4,7 @@ import type { Store } from '../src/store/index.js';
 import type { AttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
 import { createPrepareRerun } from './prepare-rerun.js';
+import { createRecoveryActivities, type RecoveryDeps } from './recovery.js';
 import { createSigningKeyCache } from './signing-keys.js';
 import { createSubscriptionCache } from './subscription-cache.js';
 
@@ -18,6 +19,8 @@ export interface ActivityDeps {
   readonly logError?: LogError;
   /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
   readonly observer?: AttemptObserver;
+  /** The worker's Temporal client and task queue, for recovery campaigns (activities/recovery.ts). */
+  readonly temporal?: RecoveryDeps['temporal'];
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -34,6 +37,7 @@ export function createActivities(deps: ActivityDeps) {
       ...(deps.observer ? { observer: deps.observer } : {}),
     }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
+    ...createRecoveryActivities({ store: deps.store, ...(deps.temporal ? { temporal: deps.temporal } : {}) }),
   };
 }
 

@@ -87,6 +87,7 @@ export async function createWorkerRuntime(
         http: traceWebhookHttp(http),
         logError: (message, fields) => log.error(fields, message),
         observer: createAttemptObserver({ metrics, logger: log }),
+        temporal: { client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE },
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });

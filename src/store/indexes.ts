@@ -36,8 +36,10 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { createdAt: -1, _id: -1 }, name: 'newest' },
     { key: { status: 1, createdAt: -1, _id: -1 }, name: 'status_newest' },
     { key: { subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'subscription_newest' },
-    // DELETE of a subscription cancels its pending deliveries.
-    { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
+    // DELETE of a subscription cancels its pending deliveries (a prefix of this index); a recovery campaign's
+    // candidates (status in …, createdAt in a window, oldest first); the summary's counts by status and its oldest
+    // pending delivery (src/store/recovery-candidates.ts). It replaces `subscription_status` (dropped by hand).
+    { key: { subscriptionId: 1, status: 1, createdAt: 1, _id: 1 }, name: 'subscription_status_oldest' },
     // The worker's backlog gauges (src/telemetry/backlog.ts): pending deliveries, and those past their due time.
     { key: { status: 1, nextAttemptAt: 1 }, name: 'status_nextAttemptAt' },
   ],

@@ -33,6 +33,8 @@ const expected = {
   // Recorded from the workflow with the manual-retry update (a marker only where a manual retry starts the run).
   'retry-update-during-wait': { activities: 3, timers: 2, signals: 0, updates: 4, markers: 0 },
   'retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3, markers: 1 },
+  // The recovery campaign workflow (workflows/recovery.ts): paused, resumed and cancelled by updates.
+  'recovery-pause-resume-cancel': { activities: 6, timers: 3, signals: 0, updates: 4, markers: 0 },
 } as const;
 type FixtureName = keyof typeof expected;
 

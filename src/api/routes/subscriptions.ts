@@ -156,9 +156,10 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const id = request.params.subscription_id;
-      if (!(await repo.softDelete(integratorOf(request), id))) throw notFound();
+      const integratorId = integratorOf(request);
+      if (!(await repo.softDelete(integratorId, id))) throw notFound();
       try {
-        await cancelPendingDeliveries({ store: app.store, client: app.temporal.client }, id);
+        await cancelPendingDeliveries({ store: app.store, client: app.temporal.client }, { integratorId, _id: id });
       } catch (err) {
         // The deletion stands: each remaining attempt finds the subscription deleted and cancels its delivery.
         request.log.error({ err, subscriptionId: id }, 'cancelling pending deliveries of a deleted subscription');

@@ -6,7 +6,7 @@ import { keysOf, toRow, type PageRow, type RowBase } from './rows.js';
 import { seal } from './seal.js';
 
 /** Whether this row's write checks its key's head: deterministic per (row id, key), 1 in `sealEvery`. */
-const triggers = (c: PageCollections, rowId: string, key: string): boolean =>
+export const triggers = (c: Pick<PageCollections, 'sizes'>, rowId: string, key: string): boolean =>
   createHash('sha1').update(`${rowId}|${key}`).digest().readUInt32BE(0) % c.sizes.sealEvery === 0;
 
 const addToHead = (key: string, rows: RowBase[]): AnyBulkWriteOperation<HeadDoc> => ({

@@ -14,8 +14,8 @@ export interface HeavyDeliveries {
  * Seeds `count` deliveries round-robin over the integrators, in batches, through the repository's bulk path
  * (insertMany of the prepared documents, then their page documents). Delivery i was created at base + i ms (beside
  * event i). Per integrator: 60 % to one heavy subscription, the rest over 9 others; statuses cycle over 10:
- * 7 succeeded, 1 pending, 1 failed, 1 cancelled — so every status has a page 500 at 100,000 deliveries except the
- * three rare ones, whose deepest page is about 100 (10,000 each).
+ * 7 succeeded, 1 pending, 1 failed, 1 cancelled (pending and failed ones fall on the heavy subscription too), so
+ * `succeeded` has a page 500 at 100,000 deliveries and the three rare statuses a deepest page of about 100.
  */
 export async function seedDeliveries(
   repo: DeliveriesRepo,
@@ -26,7 +26,7 @@ export async function seedDeliveries(
   const heavy = subs.map((s) => ({ subscriptionId: s[0]!, eventId: '' }));
   const batch = opts.batch ?? 5000;
   const statusOf = (n: number) =>
-    n % 10 === 7 ? 'pending' : n % 10 === 8 ? 'failed' : n % 10 === 9 ? 'cancelled' : ('succeeded' as const);
+    n % 10 === 7 ? 'pending' : n % 10 === 2 ? 'failed' : n % 10 === 9 ? 'cancelled' : ('succeeded' as const);
   for (let start = 0; start < opts.count; start += batch) {
     const docs = Array.from({ length: Math.min(batch, opts.count - start) }, (_, j): DeliveryDoc => {
       const i = start + j;

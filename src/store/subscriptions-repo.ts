@@ -1,4 +1,4 @@
-import type { Db, Filter } from 'mongodb';
+import type { Db } from 'mongodb';
 import { isSubscribable } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import type { Position } from './cursor.js';
@@ -176,11 +176,14 @@ export function createSubscriptionsRepo(db: Db) {
     },
 
     /**
-     * Makes `key` the active key. Order: insert the new key, point `activeKeyId` at it (only if it still points at
+     * Makes `key` the active key. Order: add its id to the subscription's `keyIds`, insert the new key, point `activeKeyId` at it (only if it still points at
      * the key being replaced, so concurrent rotations serialise), then mark the replaced key inactive. A crash at
      * any point leaves the subscription referring to exactly one existing key. Null when the subscription is gone.
      */
     async rotateKey(current: SubscriptionDoc, key: NewSigningKey, now = new Date()): Promise<SubscriptionDoc | null> {
+      // The key is listed from here on, whether this rotation completes or not (a record older than `keyIds` stays
+      // without it: its keys are found by a query).
+      if (current.keyIds) await subscriptions.updateOne({ _id: current._id }, { $push: { keyIds: key.id } });
       await keys.insertOne(keyDoc(current, key, now));
       let replaced: SubscriptionDoc | null = current;
       for (let tries = 0; replaced && tries < MAX_ROTATION_TRIES; tries++) {
@@ -189,8 +192,6 @@ export function createSubscriptionsRepo(db: Db) {
           {
             $set: { activeKeyId: key.id, updatedAt: now },
             $inc: { version: 1 },
-            // A record older than `keyIds` stays without it (its keys are found by a query).
-            ...(current.keyIds ? { $push: { keyIds: key.id } } : {}),
           },
           { returnDocument: 'after' },
         );

@@ -132,20 +132,10 @@ describe('database round trips of the delivery path (command monitoring)', () =>
 
   /** Publishes one event and resolves once its delivery's workflow has ended (the 2xx is recorded by then). */
   async function deliverOne(): Promise<string> {
-    const input: PublishEventInput = {
-      id: randomUUID(),
-      eventType: 'customer.created',
-      occurredAt: new Date().toISOString(),
-      livemode: true,
-      payloadVersion: 1,
-      integratorId: alice.integratorId,
-      provider: 'kyc_provider',
-      data: { n: 1 },
-    };
-    await admin.publishEvent(input);
-    const handle = app.temporal.client.workflow.getHandle(deliveryWorkflowId(deliveryIdOf(input.id, subscriptionId)));
+    const id = await publish();
+    const handle = app.temporal.client.workflow.getHandle(deliveryWorkflowId(deliveryIdOf(id, subscriptionId)));
     assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 1 });
-    return input.id;
+    return id;
   }
 
   function assertShapes(commands: readonly Seen[]): void {

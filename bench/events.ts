@@ -167,12 +167,21 @@ async function main(): Promise<void> {
     const layout = await app.store.events.layout();
     const total = flags.events * flags.integrators;
     const t = performance.now();
-    const heavy = await seedEvents(app.store.events, { integratorIds: ids, count: total, base: BASE, batch: 5000 });
+    const progress = (what: string) => (done: number) =>
+      process.stderr.write(`seeded ${done} ${what} (${round((performance.now() - t) / 1000)} s)\n`);
+    const heavy = await seedEvents(app.store.events, {
+      integratorIds: ids,
+      count: total,
+      base: BASE,
+      batch: 5000,
+      onBatch: progress('events'),
+    });
     const eventsSeedSec = (performance.now() - t) / 1000;
     const heavyDeliveries = await seedDeliveries(app.store.deliveries, {
       integratorIds: ids,
       count: total,
       base: BASE,
+      onBatch: progress('deliveries'),
     });
     const seedSec = (performance.now() - t) / 1000;
     console.log(

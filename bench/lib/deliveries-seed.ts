@@ -19,7 +19,7 @@ export interface HeavyDeliveries {
  */
 export async function seedDeliveries(
   repo: DeliveriesRepo,
-  opts: { integratorIds: string[]; count: number; base: number; batch?: number },
+  opts: { integratorIds: string[]; count: number; base: number; batch?: number; onBatch?: (done: number) => void },
 ): Promise<HeavyDeliveries[]> {
   const K = opts.integratorIds.length;
   const subs = opts.integratorIds.map(() => Array.from({ length: 10 }, () => randomUUID()));
@@ -53,6 +53,7 @@ export async function seedDeliveries(
       };
     });
     await repo.insertMany(docs);
+    opts.onBatch?.(start + docs.length);
   }
   return heavy;
 }

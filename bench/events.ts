@@ -29,6 +29,7 @@ const flags = numberFlags({
   connections: 8,
   samples: 15,
   depth: 500,
+  batch: 5000,
 });
 const LIMIT = 100;
 const BASE = Date.UTC(2025, 0, 1);
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
       integratorIds: ids,
       count: total,
       base: BASE,
-      batch: 5000,
+      batch: flags.batch,
       onBatch: progress('events'),
     });
     const eventsSeedSec = (performance.now() - t) / 1000;
@@ -181,6 +182,7 @@ async function main(): Promise<void> {
       integratorIds: ids,
       count: total,
       base: BASE,
+      batch: flags.batch,
       onBatch: progress('deliveries'),
     });
     const seedSec = (performance.now() - t) / 1000;

@@ -82,10 +82,13 @@ export async function fileRowsBulk(c: PageCollections, entries: readonly Filed[]
     if (triggers(c, row.i, key)) due.add(key);
   }
   const small = [...byKey].filter(([, rows]) => rows.length < c.sizes.sealAt);
-  await writeHeads(
-    c,
-    small.map(([k, rows]) => addToHead(k, rows)),
-  );
+  // In chunks: FerretDB v1.24 (SQLite) was seen to stall, idle, on one `update` of a few thousand upserts that
+  // found some heads existing (bench seeding's second batch).
+  for (let n = 0; n < small.length; n += HEAD_CHUNK)
+    await writeHeads(
+      c,
+      small.slice(n, n + HEAD_CHUNK).map(([k, rows]) => addToHead(k, rows)),
+    );
   for (const [k, rows] of byKey) if (rows.length >= c.sizes.sealAt) while (!(await seal(c, k, rows))) await pause();
   await sealTriggered(
     c,
@@ -98,4 +101,5 @@ export async function indexEvents(c: PageCollections, events: readonly EventDoc[
   await fileRowsBulk(c, events.flatMap(eventEntries));
 }
 
+const HEAD_CHUNK = 100;
 const pause = () => new Promise((r) => setTimeout(r, 20));

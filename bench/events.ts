@@ -158,6 +158,7 @@ async function main(): Promise<void> {
     HERALD_ADMIN_TOKEN: 'test-admin-token-0123456789',
     HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
+    HERALD_METRICS_PORT: '0', // a free port: the default one may be another process's
   });
   const app = await buildApp({ config, logger: false });
   try {

@@ -15,7 +15,7 @@ export function createPrepareRerun(deps: { store: Store; now?: () => Date }) {
     const delivery = await store.deliveries.findById(deliveryId);
     if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} not found`, 'DeliveryNotFound');
     const pending = delivery.status === 'pending';
-    if (!pending) await store.deliveries.reopen(deliveryId, now());
+    if (!pending) await store.deliveries.reopen(delivery, now());
     return { firstAttemptNumber: delivery.attemptCount + 1, followSchedule: pending };
   };
 }

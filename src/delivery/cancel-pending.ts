@@ -9,9 +9,10 @@ import { cancelSignal, deliveryWorkflowId } from '../../workflows/messages.js';
  */
 export async function cancelPendingDeliveries(
   deps: { store: Store; client: Client },
-  subscriptionId: string,
+  subscription: { integratorId: string; _id: string },
 ): Promise<number> {
-  const ids = await deps.store.deliveries.cancelPendingOf(subscriptionId, 'subscription_deleted');
+  const { integratorId, _id } = subscription;
+  const ids = await deps.store.deliveries.cancelPendingOf(integratorId, _id, 'subscription_deleted');
   const woken = await Promise.allSettled(
     ids.map((id) => deps.client.workflow.getHandle(deliveryWorkflowId(id)).signal(cancelSignal)),
   );

@@ -10,8 +10,9 @@ export interface FanOut {
    * derived from the event and the subscription: a repeat starts nothing twice). Called BEFORE the event is stored:
    * once the API answers 2xx, every delivery of the event is durable in Temporal, so no crash can lose one and no
    * sweeper is needed (docs/events.md). Writes nothing: each delivery's record is created by its first attempt.
+   * Returns the matched subscriptions' ids (the ingest route files the deliveries' listing rows with the event).
    */
-  handOff(event: EventDoc): Promise<number>;
+  handOff(event: EventDoc): Promise<string[]>;
 }
 
 export function createFanOut(deps: { store: Store; client: Client; taskQueue: string }): FanOut {
@@ -32,7 +33,7 @@ export function createFanOut(deps: { store: Store; client: Client; taskQueue: st
           });
         }),
       );
-      return matched.length;
+      return matched.map(({ id }) => id);
     },
   };
 }

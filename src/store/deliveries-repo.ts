@@ -5,6 +5,16 @@ import { deliveryIdOf } from './derived-ids.js';
 import { isDuplicateKey } from './integrators-repo.js';
 import { ownedBy } from './owned.js';
 import type { AttemptDoc, DeliveryDoc } from './documents.js';
+import {
+  deliveryEntries,
+  listFromDeliveryPages,
+  pendingCandidates,
+  statusEntries,
+  type DeliveryListFilters,
+} from './delivery-pages.js';
+import { pageCollections, type PageSizes } from './event-pages/docs.js';
+import { fileRows, fileRowsBulk, type Filed } from './event-pages/write.js';
+import { layoutResolver, type ListingLayout } from './listing-layout.js';
 
 /** What an attempt changes on its delivery. */
 export type AttemptEffect = Pick<
@@ -25,12 +35,23 @@ const identityOf = ({ _id, integratorId, subscriptionId, eventId, eventType, cre
 export const attemptsOf = (delivery: Pick<DeliveryDoc, 'attempts'>): AttemptDoc[] =>
   Object.values(delivery.attempts ?? {}).sort((a, b) => a.attemptNumber - b.attemptNumber);
 
-/** Deliveries (one per event and subscription) and their attempts. */
-export function createDeliveriesRepo(db: Db) {
+/**
+ * Deliveries (one per event and subscription) and their attempts. With the `pages` layout the listing is kept in
+ * page documents (src/store/delivery-pages.ts): the hand-off files each delivery's position with its event's rows,
+ * and a delivery entering pending, failed or cancelled is filed under that status here (never on the hot path,
+ * whose first attempt succeeds).
+ */
+export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = 'auto', pageSizes?: PageSizes) {
   const deliveries = db.collection<DeliveryDoc>('deliveries');
+  const pages = pageCollections(db, pageSizes);
+  const layout = layoutResolver(db, configuredLayout);
+  const file = async (entries: Filed[]): Promise<void> => {
+    if (entries.length > 0 && (await layout()) === 'pages') await fileRows(pages, entries);
+  };
 
   return {
     collection: deliveries,
+    pages,
 
     /**
      * The delivery of this event to this subscription, created on the first call: its `_id` is derived from both,
@@ -53,13 +74,26 @@ export function createDeliveriesRepo(db: Db) {
       };
       try {
         await deliveries.insertOne(doc);
-        return doc;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         const existing = await deliveries.findOne({ _id: doc._id });
         if (!existing) throw err;
+        await file([...deliveryEntries(existing), ...statusEntries(existing, existing.status)]);
         return existing;
       }
+      await file([...deliveryEntries(doc), ...statusEntries(doc, doc.status)]);
+      return doc;
+    },
+
+    /** Many new deliveries at once, as stored (seeding, tests, benchmarks), with their listing rows; not idempotent. */
+    async insertMany(docs: readonly DeliveryDoc[]): Promise<void> {
+      if (docs.length === 0) return;
+      await deliveries.insertMany(docs, { ordered: false });
+      if ((await layout()) === 'pages')
+        await fileRowsBulk(
+          pages,
+          docs.flatMap((d) => [...deliveryEntries(d), ...statusEntries(d, d.status)]),
+        );
     },
 
     async findById(id: string): Promise<DeliveryDoc | null> {
@@ -70,16 +104,23 @@ export function createDeliveriesRepo(db: Db) {
       return ownedBy(integratorId, await deliveries.findOne({ _id: id }));
     },
 
-    /** A page of the integrator's deliveries, newest first, after `position` (keyset); `limit + 1` to detect more. */
+    /**
+     * A page of the integrator's deliveries, newest first, after `position` (keyset); `limit + 1` to detect more.
+     * With the `pages` layout each row also names the page a cursor after it continues from.
+     */
     async list(
       integratorId: string,
-      filters: Partial<Pick<DeliveryDoc, 'subscriptionId' | 'eventId' | 'status'>>,
+      filters: DeliveryListFilters,
       position: Position | null,
       limit: number,
-    ): Promise<DeliveryDoc[]> {
+    ): Promise<(DeliveryDoc & { page?: number })[]> {
+      if ((await layout()) === 'pages') {
+        const at = position ? { c: position.createdAt.getTime(), i: position.id, page: position.page } : undefined;
+        return await listFromDeliveryPages(pages, deliveries, integratorId, filters, at, limit);
+      }
       const query: Filter<DeliveryDoc> = {
         integratorId,
-        ...filters,
+        ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)),
         ...(position ? after<DeliveryDoc>(position) : {}),
       };
       return await deliveries
@@ -115,7 +156,10 @@ export function createDeliveriesRepo(db: Db) {
         { $set: { ...effect, [`attempts.${attempt.attemptNumber}`]: attempt }, $setOnInsert: created },
         { upsert: true, returnDocument: 'before' },
       );
-      if (before?.status !== 'cancelled') return effect.status;
+      if (before?.status !== 'cancelled') {
+        if (before?.status !== effect.status) await file(statusEntries(identity, effect.status));
+        return effect.status;
+      }
       await deliveries.updateOne(
         { _id },
         { $set: { status: 'cancelled', terminalReason: before.terminalReason, nextAttemptAt: null } },
@@ -137,6 +181,7 @@ export function createDeliveriesRepo(db: Db) {
         },
         { upsert: true },
       );
+      await file(statusEntries(identity, 'cancelled'));
     },
 
     /**
@@ -156,9 +201,13 @@ export function createDeliveriesRepo(db: Db) {
           () => true,
           (err: unknown) => (isDuplicateKey(err) ? false : Promise.reject(err)),
         );
-        if (inserted) return 'failed';
+        if (inserted) {
+          await file(statusEntries(identity, 'failed'));
+          return 'failed';
+        }
       }
       await deliveries.updateOne({ _id }, { $set: ended });
+      await file(statusEntries(identity, 'failed'));
       return 'failed';
     },
 
@@ -166,29 +215,52 @@ export function createDeliveriesRepo(db: Db) {
      * A terminal delivery made pending again by the run of a manual retry (activities/prepare-rerun.ts), addressed by
      * `_id` alone: that run is the only writer of this delivery then.
      */
-    async reopen(id: string, at: Date): Promise<void> {
+    async reopen(delivery: DeliveryIdentity, at: Date): Promise<void> {
       await deliveries.updateOne(
-        { _id: id },
+        { _id: delivery._id },
         { $set: { status: 'pending', terminalReason: null, nextAttemptAt: at, updatedAt: at } },
       );
+      await file(statusEntries(delivery, 'pending'));
     },
 
     /**
      * Marks a subscription's pending deliveries cancelled (terminal); returns their ids so their workflows can be
-     * woken to end. An attempt already running records its own outcome but leaves a cancelled status alone.
+     * woken to end. An attempt already running records its own outcome but leaves a cancelled status alone. With the
+     * `pages` layout the candidates are the subscription's rows filed as pending, each read and cancelled by `_id`;
+     * one that ended meanwhile (the read and the write are two commands) gets its ending put back.
      */
-    async cancelPendingOf(subscriptionId: string, terminalReason: TerminalReason): Promise<string[]> {
-      const pending = await deliveries
-        .find({ subscriptionId, status: 'pending' }, { projection: { _id: 1 } })
-        .map((d) => d._id)
-        .toArray();
-      if (pending.length === 0) return [];
+    async cancelPendingOf(
+      integratorId: string,
+      subscriptionId: string,
+      terminalReason: TerminalReason,
+    ): Promise<string[]> {
       const now = new Date();
-      await deliveries.updateMany(
-        { _id: { $in: pending }, status: 'pending' },
-        { $set: { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: now } },
+      const cancelled = { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: now } as const;
+      if ((await layout()) === 'indexes') {
+        const pending = await deliveries
+          .find({ subscriptionId, status: 'pending' }, { projection: { _id: 1 } })
+          .map((d) => d._id)
+          .toArray();
+        if (pending.length > 0)
+          await deliveries.updateMany({ _id: { $in: pending }, status: 'pending' }, { $set: cancelled });
+        return pending;
+      }
+      const ids = await pendingCandidates(pages, integratorId, subscriptionId);
+      const ended = await Promise.all(
+        ids.map(async (_id) => {
+          if ((await deliveries.findOne({ _id }, { projection: { status: 1 } }))?.status !== 'pending') return null;
+          const before = await deliveries.findOneAndUpdate({ _id }, { $set: cancelled }, { returnDocument: 'before' });
+          if (before?.status === 'pending') return before;
+          if (before) {
+            const { status, terminalReason: reason, nextAttemptAt, updatedAt } = before;
+            await deliveries.updateOne({ _id }, { $set: { status, terminalReason: reason, nextAttemptAt, updatedAt } });
+          }
+          return null;
+        }),
       );
-      return pending;
+      const done = ended.filter((d): d is DeliveryDoc => d !== null);
+      await file(done.flatMap((d) => statusEntries(d, 'cancelled')));
+      return done.map((d) => d._id);
     },
   };
 }

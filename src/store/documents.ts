@@ -48,6 +48,8 @@ export interface SubscriptionDoc {
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+  /** Every signing key it ever had (`signing_keys` _ids), oldest first: read by `_id`. Absent in older records. */
+  keyIds?: string[];
   /** Bumped by every change (PATCH, rotation, deletion); absent = 0. Lets the worker reuse what it read. */
   version?: number;
 }

@@ -8,6 +8,7 @@ import { layoutResolver, type ListingLayout } from './listing-layout.js';
 import { pageCollections, type PageSizes } from './event-pages/docs.js';
 import { listFromPages } from './event-pages/read.js';
 import { indexEvent, indexEvents } from './event-pages/write.js';
+import { handOffEntries } from './delivery-pages.js';
 
 /**
  * Lifecycle events: ingestion and the history listing. With the `pages` layout every
@@ -17,8 +18,9 @@ export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto
   const events = db.collection<EventDoc>('events');
   const pages = pageCollections(db, pageSizes);
   const layout = layoutResolver(db, configuredLayout);
-  const index = async (doc: EventDoc): Promise<void> => {
-    if ((await layout()) === 'pages') await indexEvent(pages, doc);
+  /** Files the event, and the deliveries its hand-off started (`subscriptionIds`), into the listings. */
+  const index = async (doc: EventDoc, subscriptionIds: readonly string[] = [], handedOff = doc): Promise<void> => {
+    if ((await layout()) === 'pages') await indexEvent(pages, doc, handOffEntries(handedOff, subscriptionIds));
   };
 
   return {
@@ -36,9 +38,9 @@ export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto
     },
 
     /**
-     * Files a stored event into the listing (idempotent). insertOnce does it, and a re-submission does it again,
-     * so a crash between the insert and this write leaves the event out of the listing only until the producer,
-     * which got no 2xx, sends it again.
+     * Files a stored event and its hand-off's deliveries into the listings (idempotent). insertOnce does it, and a
+     * re-submission does it again, so a crash between the insert and this write leaves the event (and its deliveries)
+     * out of the listings only until the producer, which got no 2xx, sends it again.
      */
     index,
 
@@ -50,6 +52,8 @@ export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto
       doc: EventDoc,
       /** Runs between the insert and the listing write (the commit-lag repair may move `createdAt`). */
       settle?: (stored: EventDoc) => Promise<EventDoc>,
+      /** The subscriptions the hand-off started deliveries to: their listing rows go with the event's. */
+      subscriptionIds: readonly string[] = [],
     ): Promise<{ created: boolean; event: EventDoc }> {
       try {
         await events.insertOne(doc);
@@ -57,11 +61,12 @@ export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto
         if (!isDuplicateKey(err)) throw err;
         const existing = await events.findOne({ _id: doc._id });
         if (!existing) throw err;
-        if (existing.body === doc.body) await index(existing);
+        if (existing.body === doc.body) await index(existing, subscriptionIds);
         return { created: false, event: existing };
       }
       const event = settle ? await settle(doc) : doc;
-      await index(event);
+      // The deliveries keep the hand-off's createdAt (the event's before a commit-lag repair moved it).
+      await index(event, subscriptionIds, doc);
       return { created: true, event };
     },
 

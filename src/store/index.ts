@@ -13,7 +13,7 @@ export function createStore(db: Db, options: { listingLayout?: ListingLayout } =
     integrators: createIntegratorsRepo(db),
     events: createEventsRepo(db, options.listingLayout),
     subscriptions: createSubscriptionsRepo(db),
-    deliveries: createDeliveriesRepo(db),
+    deliveries: createDeliveriesRepo(db, options.listingLayout),
     expiring: createExpiringRepo(db),
   } as const;
 }

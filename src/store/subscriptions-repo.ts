@@ -1,7 +1,8 @@
-import type { Db, Filter } from 'mongodb';
+import type { Db } from 'mongodb';
 import { isSubscribable } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
-import { after, newestFirst, type Position } from './cursor.js';
+import type { Position } from './cursor.js';
+import { cmp } from './event-pages/rows.js';
 import { ownedBy } from './owned.js';
 import type { EventDoc, SigningKeyDoc, SubscriptionDoc } from './documents.js';
 import { createSubscriptionIndex } from './subscription-index.js';
@@ -37,11 +38,11 @@ export function createSubscriptionsRepo(db: Db) {
       deactivatedAt: null,
     }) satisfies SigningKeyDoc;
 
-  const live = (integratorId: string, id: string): Filter<SubscriptionDoc> => ({
-    _id: id,
-    integratorId,
-    deletedAt: null,
-  });
+  /** The integrator's live subscription, read by `_id` alone (ownership and liveness checked here). */
+  const findLive = async (integratorId: string, id: string): Promise<SubscriptionDoc | null> => {
+    const found = ownedBy(integratorId, await subscriptions.findOne({ _id: id }));
+    return found?.deletedAt === null ? found : null;
+  };
 
   return {
     collection: subscriptions,
@@ -54,10 +55,7 @@ export function createSubscriptionsRepo(db: Db) {
     },
 
     /** The integrator's subscription unless deleted: what every integrator route may see. */
-    async findLive(integratorId: string, id: string): Promise<SubscriptionDoc | null> {
-      const found = ownedBy(integratorId, await subscriptions.findOne({ _id: id }));
-      return found?.deletedAt === null ? found : null;
-    },
+    findLive,
 
     async findKey(keyId: string): Promise<SigningKeyDoc | null> {
       return await keys.findOne({ _id: keyId });
@@ -82,7 +80,7 @@ export function createSubscriptionsRepo(db: Db) {
 
     /** How many live (not deleted) subscriptions the integrator has: its subscription quota. */
     async countLive(integratorId: string): Promise<number> {
-      return await subscriptions.countDocuments({ integratorId, deletedAt: null });
+      return Object.keys(await index.entries(integratorId)).length;
     },
 
     /**
@@ -103,6 +101,7 @@ export function createSubscriptionsRepo(db: Db) {
         createdAt: now,
         updatedAt: now,
         deletedAt: null,
+        keyIds: [key.id],
         version: 0,
       };
       await subscriptions.insertOne(subscription);
@@ -110,29 +109,38 @@ export function createSubscriptionsRepo(db: Db) {
       return { subscription, keys: [signingKey] };
     },
 
-    /** The integrator's live subscriptions, newest first, after `position`. */
+    /**
+     * The integrator's live subscriptions, newest first, after `position`: positions from its subscription index (one
+     * read by `_id`), then each page row by `_id`, in parallel.
+     */
     async list(
       integratorId: string,
       filters: Partial<Pick<SubscriptionDoc, 'status'>>,
       position: Position | null,
       limit: number,
     ): Promise<SubscriptionDoc[]> {
-      const query: Filter<SubscriptionDoc> = {
-        integratorId,
-        deletedAt: null,
-        ...filters,
-        ...(position ? after<SubscriptionDoc>(position) : {}),
-      };
-      return await subscriptions.find(query).sort(newestFirst).limit(limit).toArray();
+      const ids = Object.entries(await index.entries(integratorId))
+        .filter(([, e]) => filters.status === undefined || e.status === filters.status)
+        .map(([id, e]) => ({ id, c: e.createdAt.getTime() }))
+        .filter(({ id, c }) => !position || cmp({ c, i: id }, { c: position.createdAt.getTime(), i: position.id }) < 0)
+        .sort((x, y) => cmp({ c: y.c, i: y.id }, { c: x.c, i: x.id }))
+        .slice(0, limit);
+      const docs = await Promise.all(ids.map(({ id }) => findLive(integratorId, id)));
+      return docs.filter((d): d is SubscriptionDoc => d !== null && (!filters.status || d.status === filters.status));
     },
 
-    /** Every key of these subscriptions (one query for a whole page), oldest first. */
-    async listKeys(integratorId: string, subscriptionIds: readonly string[]): Promise<SigningKeyDoc[]> {
-      if (subscriptionIds.length === 0) return [];
-      return await keys
-        .find({ integratorId, subscriptionId: { $in: [...subscriptionIds] } })
-        .sort({ createdAt: 1, _id: 1 })
-        .toArray();
+    /** Every key of these subscriptions, oldest first, each read by `_id` (older records without `keyIds`: a query). */
+    async listKeys(subs: readonly SubscriptionDoc[]): Promise<SigningKeyDoc[]> {
+      const byId = subs.flatMap((s) => s.keyIds ?? []);
+      const legacy = subs.filter((s) => !s.keyIds).map((s) => s._id);
+      const found = await Promise.all(byId.map((id) => keys.findOne({ _id: id })));
+      const older =
+        legacy.length === 0
+          ? []
+          : await keys.find({ integratorId: subs[0]!.integratorId, subscriptionId: { $in: legacy } }).toArray();
+      return [...found.filter((k): k is SigningKeyDoc => k !== null), ...older].sort(
+        (x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x._id < y._id ? -1 : 1),
+      );
     },
 
     /** Applies PATCH changes to a live subscription (updatedAt bumped); null when it is not (or no longer) live. */
@@ -142,38 +150,49 @@ export function createSubscriptionsRepo(db: Db) {
       changes: SubscriptionChanges,
       now = new Date(),
     ): Promise<SubscriptionDoc | null> {
+      // Read, then written, by `_id` alone: a concurrent DELETE in between leaves it deleted (the answer is null).
+      if (!(await findLive(integratorId, id))) return null;
       const updated = await subscriptions.findOneAndUpdate(
-        live(integratorId, id),
+        { _id: id },
         { $set: { ...changes, updatedAt: now }, $inc: { version: 1 } },
         { returnDocument: 'after' },
       );
       if (updated) await index.put(updated);
-      return updated;
+      return updated?.deletedAt === null ? updated : null;
     },
 
     /** Marks a live subscription deleted; false when there was none. The record and its keys stay. */
     async softDelete(integratorId: string, id: string, now = new Date()): Promise<boolean> {
-      const deleted = await subscriptions.findOneAndUpdate(
-        live(integratorId, id),
+      // Read, then written, by `_id` alone; of two concurrent DELETEs the one that found it live already answers 204.
+      if (!(await findLive(integratorId, id))) return false;
+      const before = await subscriptions.findOneAndUpdate(
+        { _id: id },
         { $set: { deletedAt: now, updatedAt: now }, $inc: { version: 1 } },
-        { returnDocument: 'after' },
+        { returnDocument: 'before' },
       );
-      if (deleted) await index.put(deleted);
-      return deleted !== null;
+      if (!before) return false;
+      await index.put({ ...before, deletedAt: now, updatedAt: now, version: (before.version ?? 0) + 1 });
+      return before.deletedAt === null;
     },
 
     /**
-     * Makes `key` the active key. Order: insert the new key, point `activeKeyId` at it (only if it still points at
+     * Makes `key` the active key. Order: add its id to the subscription's `keyIds`, insert the new key, point `activeKeyId` at it (only if it still points at
      * the key being replaced, so concurrent rotations serialise), then mark the replaced key inactive. A crash at
      * any point leaves the subscription referring to exactly one existing key. Null when the subscription is gone.
      */
     async rotateKey(current: SubscriptionDoc, key: NewSigningKey, now = new Date()): Promise<SubscriptionDoc | null> {
+      // The key is listed from here on, whether this rotation completes or not (a record older than `keyIds` stays
+      // without it: its keys are found by a query).
+      if (current.keyIds) await subscriptions.updateOne({ _id: current._id }, { $push: { keyIds: key.id } });
       await keys.insertOne(keyDoc(current, key, now));
       let replaced: SubscriptionDoc | null = current;
       for (let tries = 0; replaced && tries < MAX_ROTATION_TRIES; tries++) {
         const rotated = await subscriptions.findOneAndUpdate(
-          { ...live(current.integratorId, current._id), activeKeyId: replaced.activeKeyId },
-          { $set: { activeKeyId: key.id, updatedAt: now }, $inc: { version: 1 } },
+          { _id: current._id, integratorId: current.integratorId, deletedAt: null, activeKeyId: replaced.activeKeyId },
+          {
+            $set: { activeKeyId: key.id, updatedAt: now },
+            $inc: { version: 1 },
+          },
           { returnDocument: 'after' },
         );
         if (rotated) {
@@ -185,7 +204,7 @@ export function createSubscriptionsRepo(db: Db) {
           return rotated;
         }
         // Another rotation won, or the subscription was deleted meanwhile.
-        replaced = await subscriptions.findOne(live(current.integratorId, current._id));
+        replaced = await findLive(current.integratorId, current._id);
       }
       await keys.updateOne({ _id: key.id }, { $set: { status: 'inactive', deactivatedAt: now } });
       if (replaced) throw new Error(`rotation of subscription ${current._id} lost ${MAX_ROTATION_TRIES} races`);

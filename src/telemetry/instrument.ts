@@ -16,9 +16,9 @@ export function traceFanOut(fanOut: FanOut): FanOut {
         { attributes: { 'herald.event_id': event._id } },
         async (span) => {
           try {
-            const count = await fanOut.handOff(event);
-            span.setAttribute('herald.deliveries', count);
-            return count;
+            const started = await fanOut.handOff(event);
+            span.setAttribute('herald.deliveries', started.length);
+            return started;
           } catch (err) {
             span.setStatus({ code: SpanStatusCode.ERROR });
             throw err;

@@ -124,7 +124,9 @@ describe('webhook subscriptions API: delete, rotate, not found, tenants', () => 
     };
     assert.equal(await listed(), 4, 'the original key and the three new ones');
     // A rotation that stopped right after inserting its key: stored as active, referenced by nothing, never used.
-    await repo.keys.insertOne({ ...(await repo.findKey(activeKeyId))!, _id: randomUUID(), createdAt: new Date() });
+    const orphan = randomUUID();
+    await repo.collection.updateOne({ _id: created.id }, { $push: { keyIds: orphan } });
+    await repo.keys.insertOne({ ...(await repo.findKey(activeKeyId))!, _id: orphan, createdAt: new Date() });
     assert.equal(await listed(), 5);
   });
 

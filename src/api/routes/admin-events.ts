@@ -41,8 +41,10 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       const started = await app.fanOut.handOff(doc);
       // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md): the
       // repair runs before the event is filed into the listing, so the listing holds its final createdAt.
-      const inserted = await app.store.events.insertOnce(doc, (stored) =>
-        boundCommitLag(app.store.events, stored, request.log),
+      const inserted = await app.store.events.insertOnce(
+        doc,
+        (stored) => boundCommitLag(app.store.events, stored, request.log),
+        started,
       );
       const { created, event } = inserted;
       if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
@@ -50,7 +52,7 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (created) {
         app.metrics.eventIngested();
-        app.metrics.deliveriesCreated(started);
+        app.metrics.deliveriesCreated(started.length);
       }
       return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
     },

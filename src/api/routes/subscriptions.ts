@@ -27,7 +27,7 @@ const CURSOR_SCOPE = 'subscriptions';
 /** Webhook subscriptions (§2.4, §4.3, §6.2, §6.3): CRUD and signing-key rotation; decisions in docs/subscriptions.md. */
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   const repo = app.store.subscriptions;
-  const view = async (doc: SubscriptionDoc) => subscriptionView(doc, await repo.listKeys(doc.integratorId, [doc._id]));
+  const view = async (doc: SubscriptionDoc) => subscriptionView(doc, await repo.listKeys([doc]));
 
   app.post(
     PATH,
@@ -83,10 +83,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       const binding = { integratorId, ...filters };
       const position = cursor === undefined ? null : app.cursors.decode(CURSOR_SCOPE, cursor, binding);
       const { page, next } = keysetPage(await repo.list(integratorId, filters, position, limit + 1), limit);
-      const keys = await repo.listKeys(
-        integratorId,
-        page.map((d) => d._id),
-      );
+      const keys = await repo.listKeys(page);
       return {
         subscriptions: subscriptionViews(page, keys),
         nextCursor: next && app.cursors.encode(CURSOR_SCOPE, next, binding),
@@ -156,9 +153,10 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const id = request.params.subscription_id;
-      if (!(await repo.softDelete(integratorOf(request), id))) throw notFound();
+      const integratorId = integratorOf(request);
+      if (!(await repo.softDelete(integratorId, id))) throw notFound();
       try {
-        await cancelPendingDeliveries({ store: app.store, client: app.temporal.client }, id);
+        await cancelPendingDeliveries({ store: app.store, client: app.temporal.client }, { integratorId, _id: id });
       } catch (err) {
         // The deletion stands: each remaining attempt finds the subscription deleted and cancels its delivery.
         request.log.error({ err, subscriptionId: id }, 'cancelling pending deliveries of a deleted subscription');

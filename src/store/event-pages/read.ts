@@ -1,6 +1,6 @@
 import type { EventListFilters } from '../events-query.js';
 import { headId, locate, pageId, readPage, toPos, type PageCollections } from './docs.js';
-import { cmp, keyFor, matches, posOf, type PageRow, type Pos } from './rows.js';
+import { cmp, keyFor, matches, posOf, type PageRow, type Pos, type RowBase } from './rows.js';
 
 /** A listed row and the sealed page a cursor after it should start from. */
 export interface PagedRow {
@@ -10,9 +10,7 @@ export interface PagedRow {
 
 /**
  * Up to `limit` rows of the query's key, newest first, strictly older than `position` (and within the date
- * bounds). Reads the head first, then sealed pages from the newest one that can hold older rows downwards, and
- * stops once `limit` rows are final: a lower page holds only rows at or below the current page's `below`.
- * Head before pages: a row a sealer moves meanwhile is then seen twice (and deduplicated), never missed.
+ * bounds).
  */
 export async function listFromPages(
   c: PageCollections,
@@ -21,26 +19,57 @@ export async function listFromPages(
   position: (Pos & { page?: number }) | undefined,
   limit: number,
 ): Promise<PagedRow[]> {
-  const key = keyFor(integratorId, f);
-  const head = await c.heads.findOne({ _id: headId(key) });
-  const count = head?.pages ?? 0;
   const before: Pos | undefined = f.createdBefore && { c: f.createdBefore.getTime(), i: '' };
   const bound = position && before ? (cmp(position, before) < 0 ? position : before) : (position ?? before);
-  const keep = (r: PageRow) => matches(r, f) && (!bound || cmp(posOf(r), bound) < 0);
+  return await readKey<PageRow>(c, keyFor(integratorId, f), {
+    keep: (r) => matches(r, f),
+    bound,
+    hint: position?.page,
+    afterMs: f.createdAfter?.getTime(),
+    limit,
+  });
+}
 
-  const id = (r: PageRow) => `${r.c.getTime()}|${r.i}`;
+/** What readKey reads: rows passing `keep`, strictly older than `bound`, newer than `afterMs`; `hint`: a cursor's page. */
+export interface KeyQuery<R extends RowBase> {
+  keep: (row: R) => boolean;
+  bound?: Pos;
+  hint?: number;
+  afterMs?: number;
+  limit: number;
+}
+
+/**
+ * Up to `limit` rows of one listing key (any row shape), newest first. Reads the head first, then sealed pages from
+ * the newest one that can hold older rows downwards, and stops once `limit` rows are final: a lower page holds only
+ * rows at or below the current page's `below`. Head before pages: a row a sealer moves meanwhile is then seen twice
+ * (and deduplicated), never missed.
+ */
+export async function readKey<R extends RowBase>(
+  c: PageCollections,
+  key: string,
+  q: KeyQuery<R>,
+): Promise<{ row: R; page: number }[]> {
+  const { bound, limit } = q;
+  const head = (await c.heads.findOne({ _id: headId(key) })) as { e: R[]; pages: number } | null;
+  const count = head?.pages ?? 0;
+  const keep = (r: R) => q.keep(r) && (!bound || cmp(posOf(r), bound) < 0);
+
+  const id = (r: R) => `${r.c.getTime()}|${r.i}`;
   // One entry per row: a row seen in the head and in a page (a sealer moved it meanwhile) counts once.
-  const found = new Map<string, PagedRow>((head?.e ?? []).filter(keep).map((row) => [id(row), { row, page: -1 }]));
+  const found = new Map<string, { row: R; page: number }>(
+    (head?.e ?? []).filter(keep).map((row) => [id(row), { row, page: -1 }]),
+  );
   const belows: { k: number; below: Pos | null }[] = [];
   let floor: Pos | null = null;
-  let k = bound && count > 0 ? await startPage(c, key, bound, count, position?.page) : count - 1;
+  let k = bound && count > 0 ? await startPage(c, key, bound, count, q.hint) : count - 1;
   for (; k >= 0; k -= 1) {
     const page = await readPage(c, key, k);
     if (!page) break;
-    for (const row of page.e) if (keep(row)) found.set(id(row), { row, page: k });
+    for (const row of page.e as unknown as R[]) if (keep(row)) found.set(id(row), { row, page: k });
     floor = page.below && toPos(page.below);
     belows.push({ k, below: floor });
-    if (floor && f.createdAfter && floor.c <= f.createdAfter.getTime()) floor = null; // lower pages: all too old
+    if (floor && q.afterMs !== undefined && floor.c <= q.afterMs) floor = null; // lower pages: all too old
     if (!floor) break;
     let final = 0;
     for (const { row } of found.values()) if (cmp(posOf(row), floor) > 0) final += 1;

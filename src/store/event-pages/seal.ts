@@ -1,6 +1,6 @@
 import { isDuplicateKey } from '../integrators-repo.js';
 import { locate, pageId, readPage, stored, toPos, headId, type PageCollections, type StoredPos } from './docs.js';
-import { cmp, newestFirstUnique, posOf, type PageRow } from './rows.js';
+import { cmp, newestFirstUnique, posOf, type PageRow, type RowBase } from './rows.js';
 
 /** A lease older than this belongs to a sealer that died (sealing one key takes a few reads and two writes). */
 const LEASE_MS = 30_000;
@@ -15,14 +15,14 @@ export async function fileIntoPages(
   c: PageCollections,
   key: string,
   count: number,
-  rows: readonly PageRow[],
+  rows: readonly RowBase[],
 ): Promise<number> {
   // A sealer that died after writing pages but before updating the head left pages beyond its count.
   let n = count;
   while (await c.sealed.findOne({ _id: pageId(key, n) }, { projection: { _id: 1 } })) n += 1;
   const top = n > 0 ? await readPage(c, key, n - 1) : null;
   const oldestFirst = newestFirstUnique(rows).reverse();
-  const writes = new Map<number, { rows: PageRow[]; hi?: StoredPos; below?: StoredPos | null }>();
+  const writes = new Map<number, { rows: RowBase[]; hi?: StoredPos; below?: StoredPos | null }>();
   const into = (k: number) => writes.get(k) ?? writes.set(k, { rows: [] }).get(k)!;
 
   let cur = top ? { k: n - 1, size: top.e.length, hi: toPos(top.hi) } : null;
@@ -49,7 +49,7 @@ export async function fileIntoPages(
       updateOne: {
         filter: { _id: pageId(key, k) },
         update: {
-          $addToSet: { e: { $each: w.rows } },
+          $addToSet: { e: { $each: w.rows as PageRow[] } },
           ...(w.hi ? { $set: { hi: w.hi } } : {}),
           ...(w.below !== undefined ? { $setOnInsert: { below: w.below } } : {}),
         },
@@ -66,7 +66,7 @@ export async function fileIntoPages(
  * exactly the moved rows out of the head. Rows added meanwhile stay in the head. Returns false when another sealer
  * holds the lease (the rows wait for the next one).
  */
-export async function seal(c: PageCollections, key: string, extra: readonly PageRow[] = []): Promise<boolean> {
+export async function seal(c: PageCollections, key: string, extra: readonly RowBase[] = []): Promise<boolean> {
   const lease = await acquire(c, key);
   if (!lease) return false;
   try {

@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { EventDoc } from '../documents.js';
 import { headId, type HeadDoc, type PageCollections } from './docs.js';
-import { keysOf, toRow, type PageRow } from './rows.js';
+import { keysOf, toRow, type PageRow, type RowBase } from './rows.js';
 import { seal } from './seal.js';
 
-/** Whether this row's write checks its key's head: deterministic per (event, key), 1 in `sealEvery`. */
-const triggers = (c: PageCollections, eventId: string, key: string): boolean =>
-  createHash('sha1').update(`${eventId}|${key}`).digest().readUInt32BE(0) % c.sizes.sealEvery === 0;
+/** Whether this row's write checks its key's head: deterministic per (row id, key), 1 in `sealEvery`. */
+export const triggers = (c: Pick<PageCollections, 'sizes'>, rowId: string, key: string): boolean =>
+  createHash('sha1').update(`${rowId}|${key}`).digest().readUInt32BE(0) % c.sizes.sealEvery === 0;
 
-const addToHead = (key: string, rows: PageRow[]): AnyBulkWriteOperation<HeadDoc> => ({
+const addToHead = (key: string, rows: RowBase[]): AnyBulkWriteOperation<HeadDoc> => ({
   updateOne: {
     filter: { _id: headId(key) },
-    update: { $addToSet: { e: { $each: rows } }, $setOnInsert: { pages: 0 } },
+    update: { $addToSet: { e: { $each: rows as PageRow[] } }, $setOnInsert: { pages: 0 } },
     upsert: true,
   },
 });
@@ -30,49 +30,65 @@ async function writeHeads(c: PageCollections, ops: AnyBulkWriteOperation<HeadDoc
 
 /** Seals the keys whose turn it is and whose head is full enough. */
 async function sealTriggered(c: PageCollections, keys: readonly string[]): Promise<void> {
-  for (const key of keys) {
+  for (const key of new Set(keys)) {
     const head = await c.heads.findOne({ _id: headId(key) });
     if (head && head.e.length >= c.sizes.sealAt) await seal(c, key);
   }
 }
 
-/**
- * Files one stored event into the listing: one bulkWrite adding its row to the head of each of its keys
- * (idempotent: `$addToSet` of the same row), then, about once per `sealEvery` rows of a key, seals that key's head.
- */
-export async function indexEvent(c: PageCollections, event: EventDoc): Promise<void> {
+/** A row to file under a listing key (an event's, or a delivery's: src/store/delivery-pages.ts). */
+export interface Filed {
+  key: string;
+  row: RowBase;
+}
+
+const eventEntries = (event: EventDoc): Filed[] => {
   const row = toRow(event);
-  const keys = keysOf(event);
+  return keysOf(event).map((key) => ({ key, row }));
+};
+
+/**
+ * Files rows into their keys' heads: one bulkWrite adding each row to its key's head (idempotent: `$addToSet` of the
+ * same row), then, about once per `sealEvery` rows of a key, seals that key's head.
+ */
+export async function fileRows(c: PageCollections, entries: readonly Filed[]): Promise<void> {
+  const byKey = new Map<string, RowBase[]>();
+  for (const { key, row } of entries) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
   await writeHeads(
     c,
-    keys.map((k) => addToHead(k, [row])),
+    [...byKey].map(([k, rows]) => addToHead(k, rows)),
   );
   await sealTriggered(
     c,
-    keys.filter((k) => triggers(c, event._id, k)),
+    entries.filter(({ key, row }) => triggers(c, row.i, key)).map(({ key }) => key),
   );
 }
 
+/** Files one stored event into the listing, with `extra` rows (its deliveries') in the same bulkWrite. */
+export async function indexEvent(c: PageCollections, event: EventDoc, extra: readonly Filed[] = []): Promise<void> {
+  await fileRows(c, [...eventEntries(event), ...extra]);
+}
+
 /**
- * The bulk equivalent for many events (seeding, benchmarks): the same rows, heads and pages, with fewer commands.
+ * The bulk equivalent for many rows (seeding, benchmarks): the same rows, heads and pages, with fewer commands.
  * A key with at least `sealAt` rows in the batch is sealed with them at once; the others go to their heads in one
- * bulkWrite and are checked for sealing exactly as indexEvent would check them.
+ * bulkWrite and are checked for sealing exactly as fileRows would check them.
  */
-export async function indexEvents(c: PageCollections, events: readonly EventDoc[]): Promise<void> {
-  const byKey = new Map<string, PageRow[]>();
+export async function fileRowsBulk(c: PageCollections, entries: readonly Filed[]): Promise<void> {
+  const byKey = new Map<string, RowBase[]>();
   const due = new Set<string>();
-  for (const e of events) {
-    const row = toRow(e);
-    for (const k of keysOf(e)) {
-      (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(row);
-      if (triggers(c, e._id, k)) due.add(k);
-    }
+  for (const { key, row } of entries) {
+    (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
+    if (triggers(c, row.i, key)) due.add(key);
   }
   const small = [...byKey].filter(([, rows]) => rows.length < c.sizes.sealAt);
-  await writeHeads(
-    c,
-    small.map(([k, rows]) => addToHead(k, rows)),
-  );
+  // In chunks: FerretDB v1.24 (SQLite) was seen to stall, idle, on one `update` of a few thousand upserts that
+  // found some heads existing (bench seeding's second batch).
+  for (let n = 0; n < small.length; n += HEAD_CHUNK)
+    await writeHeads(
+      c,
+      small.slice(n, n + HEAD_CHUNK).map(([k, rows]) => addToHead(k, rows)),
+    );
   for (const [k, rows] of byKey) if (rows.length >= c.sizes.sealAt) while (!(await seal(c, k, rows))) await pause();
   await sealTriggered(
     c,
@@ -80,4 +96,10 @@ export async function indexEvents(c: PageCollections, events: readonly EventDoc[
   );
 }
 
+/** fileRowsBulk for many events. */
+export async function indexEvents(c: PageCollections, events: readonly EventDoc[]): Promise<void> {
+  await fileRowsBulk(c, events.flatMap(eventEntries));
+}
+
+const HEAD_CHUNK = 100;
 const pause = () => new Promise((r) => setTimeout(r, 20));

@@ -18,24 +18,15 @@ export async function cancelDelivery(
 ): Promise<CancelVerdict> {
   if (found.status === 'cancelled') return { ok: true, delivery: found };
   if (found.status !== 'pending') return { ok: false, delivery: found };
-  const collection = deps.store.deliveries.collection;
   const now = new Date();
-  const ended = { status: 'cancelled', terminalReason: 'cancelled_by_integrator', nextAttemptAt: null } as const;
-  const before = await collection.findOneAndUpdate(
-    { _id: found._id },
-    { $set: { ...ended, updatedAt: now } },
-    { returnDocument: 'before' },
-  );
+  const before = await deps.store.deliveries.cancelOne(found._id, 'cancelled_by_integrator', now);
   if (!before) return { ok: false, delivery: found };
-  if (before.status === 'succeeded' || before.status === 'failed') {
-    const { status, terminalReason, nextAttemptAt, updatedAt } = before;
-    await collection.updateOne({ _id: found._id }, { $set: { status, terminalReason, nextAttemptAt, updatedAt } });
-    return { ok: false, delivery: before };
-  }
+  if (before.status === 'succeeded' || before.status === 'failed') return { ok: false, delivery: before };
   if (before.status === 'cancelled') return { ok: true, delivery: before };
   await deps.client.workflow
     .getHandle(deliveryWorkflowId(found._id))
     .signal(cancelSignal)
     .catch(() => undefined); // no run left, or Temporal unreachable: its next attempt finds the delivery cancelled
+  const ended = { status: 'cancelled', terminalReason: 'cancelled_by_integrator', nextAttemptAt: null } as const;
   return { ok: true, delivery: { ...before, ...ended, updatedAt: now } };
 }

@@ -49,9 +49,27 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
     if (entries.length > 0 && (await layout()) === 'pages') await fileRows(pages, entries);
   };
 
+  /**
+   * Ends a delivery as cancelled in one write by `_id` and returns it as it was before (null: no such delivery).
+   * Only a pending one is cancelled: one that ended meanwhile gets its ending put back (the rare lost race costs a
+   * second write); one newly cancelled is filed under `cancelled`.
+   */
+  async function cancelOne(_id: string, terminalReason: TerminalReason, now: Date): Promise<DeliveryDoc | null> {
+    const cancelled = { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: now } as const;
+    const before = await deliveries.findOneAndUpdate({ _id }, { $set: cancelled }, { returnDocument: 'before' });
+    if (!before || before.status === 'pending') {
+      if (before) await file(statusEntries(before, 'cancelled'));
+      return before;
+    }
+    const { status, terminalReason: reason, nextAttemptAt, updatedAt } = before;
+    await deliveries.updateOne({ _id }, { $set: { status, terminalReason: reason, nextAttemptAt, updatedAt } });
+    return before;
+  }
+
   return {
     collection: deliveries,
     pages,
+    cancelOne,
 
     /**
      * The delivery of this event to this subscription, created on the first call: its `_id` is derived from both,
@@ -249,17 +267,11 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
       const ended = await Promise.all(
         ids.map(async (_id) => {
           if ((await deliveries.findOne({ _id }, { projection: { status: 1 } }))?.status !== 'pending') return null;
-          const before = await deliveries.findOneAndUpdate({ _id }, { $set: cancelled }, { returnDocument: 'before' });
-          if (before?.status === 'pending') return before;
-          if (before) {
-            const { status, terminalReason: reason, nextAttemptAt, updatedAt } = before;
-            await deliveries.updateOne({ _id }, { $set: { status, terminalReason: reason, nextAttemptAt, updatedAt } });
-          }
-          return null;
+          const before = await cancelOne(_id, terminalReason, now);
+          return before?.status === 'pending' ? before : null;
         }),
       );
       const done = ended.filter((d): d is DeliveryDoc => d !== null);
-      await file(done.flatMap((d) => statusEntries(d, 'cancelled')));
       return done.map((d) => d._id);
     },
   };

@@ -54,6 +54,15 @@ describe('cancel one delivery; what never got delivered', () => {
     assert.equal(stored.status, 'cancelled');
     assert.equal(stored.attempts.length, 1);
     assert.equal(s.requestsTo('/cancel-waiting').length, 1, 'no further POST');
+    const listed = await s.alice.client.listDeliveriesPage({
+      subscriptionId: waiting.subscriptionId,
+      status: 'cancelled',
+    });
+    assert.deepEqual(
+      listed.deliveries.map((d) => d.id),
+      [waiting.id],
+      'listed under status=cancelled',
+    );
 
     const succeeded = await attempted((await s.subscribe('/cancel-done')).id, 'succeeded');
     await rejectsWith(s.alice.client.cancelDelivery(succeeded.id), 409, 'delivery_finished');

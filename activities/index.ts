@@ -6,6 +6,10 @@ import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
 import { createPrepareRerun } from './prepare-rerun.js';
 import { createSigningKeyCache } from './signing-keys.js';
 import { createSubscriptionCache } from './subscription-cache.js';
+import { createAutoPause } from '../src/delivery/auto-pause.js';
+import type { FanOut } from '../src/delivery/fan-out.js';
+import { createEndpointHealth, type HealthPolicy } from './endpoint-health.js';
+import { createListHeld } from './list-held.js';
 
 export interface ActivityDeps {
   readonly store: Store;
@@ -18,10 +22,18 @@ export interface ActivityDeps {
   readonly logError?: LogError;
   /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
   readonly observer?: AttemptObserver;
+  /** Starts the deliveries of the operational event `webhook.subscription_paused`; none (event stored only) when absent. */
+  readonly fanOut?: FanOut;
+  /** When a failing endpoint is paused; never when absent. */
+  readonly healthPolicy?: HealthPolicy;
+  /** HERALD_RETRY_AFTER_MAX_SECONDS (default: the attempt rule's). */
+  readonly retryAfterMaxSeconds?: number;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
 export function createActivities(deps: ActivityDeps) {
+  const autoPause = createAutoPause({ store: deps.store, fanOut: deps.fanOut ?? null });
+  const { healthPolicy: policy, retryAfterMaxSeconds } = deps;
   return {
     attemptDelivery: createAttemptDelivery({
       store: deps.store,
@@ -32,7 +44,11 @@ export function createActivities(deps: ActivityDeps) {
       ...(deps.activityAttempt ? { activityAttempt: deps.activityAttempt } : {}),
       ...(deps.logError ? { logError: deps.logError } : {}),
       ...(deps.observer ? { observer: deps.observer } : {}),
+      autoPause,
+      ...(policy ? { health: createEndpointHealth({ health: deps.store.health, autoPause, policy }) } : {}),
+      ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
     }),
+    listHeld: createListHeld({ store: deps.store }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
   };
 }

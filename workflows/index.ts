@@ -1,2 +1,3 @@
 // The worker's workflowsPath: every workflow Herald runs.
 export { deliveryWorkflow } from './delivery.js';
+export { releaseWorkflow } from './release.js';

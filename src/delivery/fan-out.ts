@@ -11,14 +11,15 @@ export interface FanOut {
    * once the API answers 2xx, every delivery of the event is durable in Temporal, so no crash can lose one and no
    * sweeper is needed (docs/events.md). Writes nothing: each delivery's record is created by its first attempt.
    */
-  handOff(event: EventDoc): Promise<number>;
+  handOff(event: EventDoc, options?: { except?: string }): Promise<number>;
 }
 
 export function createFanOut(deps: { store: Store; client: Client; taskQueue: string }): FanOut {
   const { store, client, taskQueue } = deps;
   return {
-    async handOff(event) {
-      const matched = await store.subscriptions.findMatching(event);
+    async handOff(event, options = {}) {
+      // `except`: the subscription an operational event is about (it is not told about its own pause).
+      const matched = (await store.subscriptions.findMatching(event)).filter((m) => m.id !== options.except);
       await Promise.all(
         matched.map(async ({ id, version }) => {
           await startDeliveryWorkflow(client, taskQueue, {

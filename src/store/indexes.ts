@@ -36,6 +36,8 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { createdAt: -1, _id: -1 }, name: 'newest' },
     { key: { status: 1, createdAt: -1, _id: -1 }, name: 'status_newest' },
     { key: { subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'subscription_newest' },
+    // A resume releases a subscription's held deliveries, oldest first (src/store/deliveries-repo.ts listHeld).
+    { key: { subscriptionId: 1, held: 1, createdAt: 1, _id: 1 }, name: 'subscription_held_oldest' },
     // DELETE of a subscription cancels its pending deliveries.
     { key: { subscriptionId: 1, status: 1 }, name: 'subscription_status' },
     // The worker's backlog gauges (src/telemetry/backlog.ts): pending deliveries, and those past their due time.

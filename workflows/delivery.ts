@@ -81,6 +81,8 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   let retryRequested = false;
   let cancelRequested = false;
   let released = false;
+  /** Once held, the hand-off's subscription version is stale: the attempt reads the subscription as it is now. */
+  let wasHeld = false;
   let ended = false;
   // Manual retry by update: the attempt in progress (it serves every request that reaches it), the next one, and
   // the highest one promised to a request; a run started by a retry knows its numbers once it has read them.
@@ -155,7 +157,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
             attemptNumber,
             actor,
             followSchedule,
-            ...(input.handOff && attemptNumber === firstAttemptNumber ? { handOff: input.handOff } : {}),
+            ...(input.handOff && attemptNumber === firstAttemptNumber && !wasHeld ? { handOff: input.handOff } : {}),
             ...(holding ? { holdWhenPaused: true } : {}),
           }
         : { deliveryId, attemptNumber, actor, retryInSeconds: scheduled },
@@ -164,6 +166,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     attempting = null;
     if (result.outcome === 'held') {
       // No request, no attempt: the number and the schedule stay as they were until the subscription is resumed.
+      wasHeld = true;
       state = { ...state, held: true, nextAttemptAt: null };
       recordSearchAttributes('held', state.attemptCount);
       await condition(() => released || retryRequested || cancelRequested);

@@ -8,6 +8,7 @@ import { eventRoutes } from './events.js';
 import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { subscriptionPauseRoutes } from './subscription-pause.js';
 import { adminScope } from '../scopes/admin-scope.js';
 import { integratorScope } from '../scopes/integrator-scope.js';
 
@@ -21,6 +22,13 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   if (token !== undefined)
     await app.register(adminScope, { token, routes: [adminIntegratorRoutes, adminEventRoutes, adminDeliveryRoutes] });
   await app.register(integratorScope, {
-    routes: [credentialRoutes, eventRoutes, subscriptionTestRoutes, deliveryRoutes, subscriptionRoutes],
+    routes: [
+      credentialRoutes,
+      eventRoutes,
+      subscriptionTestRoutes,
+      deliveryRoutes,
+      subscriptionRoutes,
+      subscriptionPauseRoutes,
+    ],
   });
 }

@@ -166,4 +166,10 @@ export const subscriptionCommands: readonly CliCommand[] = [
   idCommand('rotate-key', 'Replace the signing key (earlier keys stay listed, inactive)', (c, id) =>
     c.rotateSubscriptionKey(id),
   ),
+  idCommand('pause', 'Pause: deliveries are made and held, none attempted, until resumed', (c, id) =>
+    c.pauseSubscription(id),
+  ),
+  idCommand('resume', 'Resume: held deliveries are released, oldest first, at a bounded rate', (c, id) =>
+    c.resumeSubscription(id),
+  ),
 ];

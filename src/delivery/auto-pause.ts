@@ -1,5 +1,5 @@
 import type { PauseReason } from '../domain/delivery-vocabulary.js';
-import { newEventDoc } from '../domain/event-record.js';
+import { heraldEventDoc } from '../domain/event-record.js';
 import { SUBSCRIPTION_PAUSED_TYPE } from '../domain/event-types.js';
 import { jsonTextOf } from '../domain/json-text.js';
 import { uuidV5 } from '../store/derived-ids.js';
@@ -17,21 +17,12 @@ export type AutoPause = (
 /** The operational event of a pause: its id derived from the paused version, so a repeat stores and starts nothing twice. */
 export function subscriptionPausedEvent(paused: SubscriptionDoc): EventDoc {
   const at = paused.pausedAt ?? paused.updatedAt;
-  return newEventDoc(
+  return heraldEventDoc(
     {
       id: uuidV5(`subscription_paused:${paused._id}:${paused.version ?? 0}`),
       eventType: SUBSCRIPTION_PAUSED_TYPE,
-      occurredAt: at,
       livemode: true,
-      payloadVersion: 1,
       integratorId: paused.integratorId,
-      accountId: null,
-      userId: null,
-      entityId: null,
-      beneficiaryId: null,
-      transactionId: null,
-      provider: 'service',
-      providerEventId: null,
       data: jsonTextOf({
         subscriptionId: paused._id,
         url: paused.url,

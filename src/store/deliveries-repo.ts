@@ -172,8 +172,9 @@ export function createDeliveriesRepo(db: Db) {
         .updateOne(
           { _id, status: 'pending' },
           {
-            $set: { held: true, updatedAt: at },
-            $setOnInsert: { ...created, attemptCount: 0, nextAttemptAt: null, terminalReason: null },
+            // No attempt is due while held (nor counted overdue by the backlog gauges) until the release.
+            $set: { held: true, nextAttemptAt: null, updatedAt: at },
+            $setOnInsert: { ...created, attemptCount: 0, terminalReason: null },
           },
           { upsert: true },
         )

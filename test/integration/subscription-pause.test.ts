@@ -80,6 +80,10 @@ describe('pause, resume and receiver signals (dev server, worker, HTTPS receiver
       held.every((d) => d.status === 'pending' && d.attemptCount === 0),
       'no attempt used',
     );
+    assert.ok(
+      held.every((d) => d.nextAttemptAt === null),
+      'nothing due while held',
+    );
     assert.equal(s.requestsTo('/paused').length, 0, 'nothing sent while paused');
     // Visible in the Temporal UI: HeraldDeliveryStatus = held.
     const handle = s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(held[0]!.id));

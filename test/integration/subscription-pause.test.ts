@@ -67,11 +67,13 @@ describe('pause, resume and receiver signals (dev server, worker, HTTPS receiver
     );
   });
 
-  it('50 events while paused: 0 POSTs, 50 held; resume: 50 delivered oldest first within the rate bound', async () => {
+  it('50 events while paused: 0 POSTs, 50 held; resume: 50 delivered oldest first within the rate bound', async (t) => {
     const sub = await s.subscribe('/paused', ['customer.updated']);
     await s.alice.client.pauseSubscription(sub.id);
     const published: string[] = [];
+    const started = Date.now();
     for (let i = 0; i < 50; i++) published.push(await s.publish('customer.updated'));
+    const publishedAt = Date.now();
     const held = await eventually(async () => {
       const found = await deliveriesTo(sub.id);
       return found.length === 50 && found.every((d) => d.held) ? found : undefined;
@@ -80,6 +82,7 @@ describe('pause, resume and receiver signals (dev server, worker, HTTPS receiver
       held.every((d) => d.status === 'pending' && d.attemptCount === 0),
       'no attempt used',
     );
+    t.diagnostic(`50 published in ${publishedAt - started} ms, all held ${Date.now() - publishedAt} ms later`);
     assert.ok(
       held.every((d) => d.nextAttemptAt === null),
       'nothing due while held',
@@ -107,6 +110,7 @@ describe('pause, resume and receiver signals (dev server, worker, HTTPS receiver
     );
     const times = requests.map((r) => r.receivedAt);
     const span = times.at(-1)! - times[0]!;
+    t.diagnostic(`released at ${RATE}/s: first to 50th POST ${span} ms`);
     assert.ok(span >= ((50 - 1) / RATE) * 1000 * 0.9, `50 released at ≤ ${RATE}/s took ${span} ms`);
     for (let i = RATE + 1; i < times.length; i++)
       assert.ok(times[i]! - times[i - RATE - 1]! >= 1000 * 0.9, `more than ${RATE + 1} within a second at #${i}`);

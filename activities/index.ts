@@ -9,7 +9,7 @@ import { createSubscriptionCache } from './subscription-cache.js';
 import { createAutoPause } from '../src/delivery/auto-pause.js';
 import type { FanOut } from '../src/delivery/fan-out.js';
 import { createEndpointHealth, type HealthPolicy } from './endpoint-health.js';
-import { createListHeld } from './list-held.js';
+import { createReleasePage, type SignalRelease } from './release-page.js';
 
 export interface ActivityDeps {
   readonly store: Store;
@@ -28,6 +28,8 @@ export interface ActivityDeps {
   readonly healthPolicy?: HealthPolicy;
   /** HERALD_RETRY_AFTER_MAX_SECONDS (default: the attempt rule's). */
   readonly retryAfterMaxSeconds?: number;
+  /** Sends the release signal to a held delivery's run (a resume); without it a release stops at once. */
+  readonly signalRelease?: SignalRelease;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -48,7 +50,7 @@ export function createActivities(deps: ActivityDeps) {
       ...(policy ? { health: createEndpointHealth({ health: deps.store.health, autoPause, policy }) } : {}),
       ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
     }),
-    listHeld: createListHeld({ store: deps.store }),
+    releasePage: createReleasePage({ store: deps.store, signalRelease: deps.signalRelease ?? null }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
   };
 }

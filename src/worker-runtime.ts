@@ -10,6 +10,7 @@ import { createWebhookHttpClient } from './net/http-client.js';
 import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
 import { createStore } from './store/index.js';
 import { createFanOut } from './delivery/fan-out.js';
+import { releaseSignaller } from './delivery/release-held.js';
 import { ensureIndexes } from './store/indexes.js';
 import { createMongo, type Mongo, type MongoOptions } from './store/mongo.js';
 import { createTemporal } from './temporal.js';
@@ -94,6 +95,7 @@ export async function createWorkerRuntime(
           minFailures: config.HERALD_HEALTH_PAUSE_MIN_FAILURES,
         },
         retryAfterMaxSeconds: config.HERALD_RETRY_AFTER_MAX_SECONDS,
+        signalRelease: releaseSignaller(temporal.client),
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });

@@ -112,10 +112,15 @@ export interface ReleaseInput {
   readonly released: number;
 }
 
-/** One page of held deliveries, oldest first; `stop` when the subscription is paused again or gone. */
-export interface HeldPage {
+/** What one page of a release did; `stop` when the subscription is paused again, disabled or gone. */
+export interface ReleasedPage {
   readonly stop: boolean;
-  readonly deliveries: readonly { readonly id: string; readonly createdAt: string }[];
+  /** Held deliveries found (the page is full when this is the limit). */
+  readonly count: number;
+  /** Of those, signalled (the others' runs had ended). */
+  readonly released: number;
+  /** Keyset position of the page's last delivery. */
+  readonly last: { readonly createdAt: string; readonly id: string } | null;
 }
 
 /** Result of the delivery workflow. */

@@ -1,5 +1,5 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { releaseWorkflowId } from '../../workflows/messages.js';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { deliveryWorkflowId, releaseSignal, releaseWorkflowId } from '../../workflows/messages.js';
 import { releaseWorkflow } from '../../workflows/release.js';
 
 /**
@@ -21,4 +21,17 @@ export async function startRelease(
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
+}
+
+/** The worker's release signal (activities/release-page.ts): false when the delivery's run has ended. */
+export function releaseSignaller(client: Client) {
+  return async (deliveryId: string): Promise<boolean> => {
+    try {
+      await client.workflow.getHandle(deliveryWorkflowId(deliveryId)).signal(releaseSignal);
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+  };
 }

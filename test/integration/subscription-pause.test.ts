@@ -111,9 +111,12 @@ describe('pause, resume and receiver signals (dev server, worker, HTTPS receiver
     const times = requests.map((r) => r.receivedAt);
     const span = times.at(-1)! - times[0]!;
     t.diagnostic(`released at ${RATE}/s: first to 50th POST ${span} ms`);
-    assert.ok(span >= ((50 - 1) / RATE) * 1000 * 0.9, `50 released at ≤ ${RATE}/s took ${span} ms`);
-    for (let i = RATE + 1; i < times.length; i++)
-      assert.ok(times[i]! - times[i - RATE - 1]! >= 1000 * 0.9, `more than ${RATE + 1} within a second at #${i}`);
+    // Releases are paced at 1/RATE s; a request arrives one attempt's latency after its release, which varies: any
+    // n consecutive requests span at least (n - 1)/RATE s, less that variation (allowed: 300 ms).
+    const gapMs = 1000 / RATE;
+    for (let i = 0; i < times.length; i++)
+      for (let j = i + 1; j < times.length; j++)
+        assert.ok(times[j]! - times[i]! >= (j - i) * gapMs - 300, `#${i}..#${j} faster than ${RATE}/s`);
     const done = await eventually(async () => {
       const found = await deliveriesTo(sub.id);
       return found.every((d) => d.status === 'succeeded') ? found : undefined;

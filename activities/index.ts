@@ -4,6 +4,7 @@ import type { Store } from '../src/store/index.js';
 import type { AttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
 import { createPrepareRerun } from './prepare-rerun.js';
+import { createRecoveryActivities, type RecoveryDeps } from './recovery.js';
 import { createSigningKeyCache } from './signing-keys.js';
 import { createSubscriptionCache } from './subscription-cache.js';
 import { createAutoPause } from '../src/delivery/auto-pause.js';
@@ -30,6 +31,8 @@ export interface ActivityDeps {
   readonly retryAfterMaxSeconds?: number;
   /** Sends the release signal to a held delivery's run (a resume); without it a release stops at once. */
   readonly signalRelease?: SignalRelease;
+  /** The worker's Temporal client and task queue, for recovery campaigns (activities/recovery.ts). */
+  readonly temporal?: RecoveryDeps['temporal'];
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -52,6 +55,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     releasePage: createReleasePage({ store: deps.store, signalRelease: deps.signalRelease ?? null }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
+    ...createRecoveryActivities({ store: deps.store, ...(deps.temporal ? { temporal: deps.temporal } : {}) }),
   };
 }
 

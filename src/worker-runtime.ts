@@ -89,6 +89,7 @@ export async function createWorkerRuntime(
         http: traceWebhookHttp(http),
         logError: (message, fields) => log.error(fields, message),
         observer: createAttemptObserver({ metrics, logger: log }),
+        temporal: { client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE },
         fanOut: createFanOut({ store, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
         healthPolicy: {
           pauseAfterMs: config.HERALD_HEALTH_PAUSE_AFTER_SECONDS * 1000,

@@ -17,7 +17,9 @@ import type {
   DeliveryWithAttempts,
   TestDeliveryResponse,
 } from '../api/schemas/deliveries.js';
+import type { DeliverySummary, RecoverInput, RecoveryCampaign } from '../api/schemas/campaigns.js';
 
+export type { DeliverySummary, RecoverInput, RecoveryCampaign } from '../api/schemas/campaigns.js';
 export type {
   CreateSubscriptionInput,
   Subscription,
@@ -39,6 +41,7 @@ const DELIVERIES = '/v1/webhooks/deliveries';
 const deliveryPath = (id: string): string => `${DELIVERIES}/${encodeURIComponent(id)}`;
 const SUBSCRIPTIONS = '/v1/webhooks/subscriptions';
 const subscriptionPath = (id: string): string => `${SUBSCRIPTIONS}/${encodeURIComponent(id)}`;
+const campaignPath = (id: string): string => `/v1/webhooks/campaigns/${encodeURIComponent(id)}`;
 
 export interface HeraldClientOptions {
   /** e.g. `https://api.example.com` (a path prefix is kept). */
@@ -206,6 +209,31 @@ export class HeraldClient {
   /** Attempts now (202): a waiting delivery skips its wait; a finished one is attempted once more. */
   async retryDelivery(id: string): Promise<Delivery> {
     return await this.request('POST', `${deliveryPath(id)}/retry`);
+  }
+
+  /** Cancels a pending delivery (a cancelled one is answered as it is; 409 delivery_finished once it has ended). */
+  async cancelDelivery(id: string): Promise<Delivery> {
+    return await this.request('POST', `${deliveryPath(id)}/cancel`);
+  }
+
+  /** A subscription's deliveries counted by status, and its oldest pending one. */
+  async deliverySummary(subscriptionId: string): Promise<DeliverySummary> {
+    return await this.request('GET', `${subscriptionPath(subscriptionId)}/deliveries/summary`);
+  }
+
+  /** Starts (or finds: same window, same campaign) a paced re-delivery of a window of failed deliveries. */
+  async recoverDeliveries(subscriptionId: string, input: RecoverInput): Promise<RecoveryCampaign> {
+    return await this.request('POST', `${subscriptionPath(subscriptionId)}/recover`, { body: input });
+  }
+
+  /** A recovery campaign and its progress. */
+  async getCampaign(id: string): Promise<RecoveryCampaign> {
+    return await this.request('GET', campaignPath(id));
+  }
+
+  /** Pauses, resumes or cancels a recovery campaign; answers it after the change. */
+  async controlCampaign(id: string, control: 'pause' | 'resume' | 'cancel'): Promise<RecoveryCampaign> {
+    return await this.request('POST', `${campaignPath(id)}/${control}`);
   }
 
   /** A timestamp under which this exact request has not been signed yet. */

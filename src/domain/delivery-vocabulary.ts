@@ -30,6 +30,7 @@ export const terminalReasons = [
   'subscription_disabled',
   'not_started',
   'signing_key_unavailable',
+  'cancelled_by_integrator',
 ] as const;
 export type TerminalReason = (typeof terminalReasons)[number];
 

@@ -1,8 +1,8 @@
 // A small request generator driven by the OpenAPI document alone (fast-check): for each operation, requests the
 // document says are valid, and requests that break exactly one rule the document declares. It covers the JSON Schema
 // the document uses (types, enum, anyOf, $ref, formats uuid/date-time, lengths, pattern, minimum/maximum, items,
-// uniqueItems, required, additionalProperties, minProperties). Strings that declare `examples` are rules beyond a
-// schema (a callback host that resolves publicly, a point on P-256): valid values are drawn from the examples.
+// minItems, uniqueItems, required, additionalProperties, minProperties). Strings that declare `examples` are rules
+// beyond a schema (a callback host that resolves publicly, a point on P-256): valid values are drawn from the examples.
 import fc from 'fast-check';
 
 export type JsonSchema = Record<string, unknown> & {
@@ -54,15 +54,21 @@ export function validArb(schema: JsonSchema, resolve: (s: JsonSchema) => JsonSch
     case 'integer':
       return fc.integer({ min: num(s, 'minimum') ?? -1000, max: num(s, 'maximum') ?? 1000 });
     case 'number':
-      return fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 });
+      return fc.double({
+        noNaN: true,
+        noDefaultInfinity: true,
+        min: num(s, 'minimum') ?? -1e6,
+        max: num(s, 'maximum') ?? 1e6,
+      });
     case 'string':
       return validString(s);
     case 'array': {
       const items = validArb(s.items ?? {}, resolve);
-      const maxLength = Math.min(num(s, 'maxItems') ?? 4, 4);
+      const minLength = num(s, 'minItems') ?? 0;
+      const maxLength = Math.max(minLength, Math.min(num(s, 'maxItems') ?? 4, 4));
       return s.uniqueItems
-        ? fc.uniqueArray(items, { maxLength, selector: (v) => JSON.stringify(v) })
-        : fc.array(items, { maxLength });
+        ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+        : fc.array(items, { minLength, maxLength });
     }
     case 'object':
       return validObject(s, resolve);
@@ -127,11 +133,17 @@ export function invalidValues(schema: JsonSchema, resolve: (s: JsonSchema) => Js
     if (num(s, 'minimum') !== undefined) out.push(num(s, 'minimum')! - 1);
     if (num(s, 'maximum') !== undefined) out.push(num(s, 'maximum')! + 1);
   }
+  if (types.includes('number') && !types.includes('integer')) {
+    out.push('abc');
+    if (num(s, 'minimum') !== undefined) out.push(num(s, 'minimum')! - 1);
+    if (num(s, 'maximum') !== undefined) out.push(num(s, 'maximum')! + 1);
+  }
   if (types.includes('boolean')) out.push('yes');
   if (types.includes('array')) {
     out.push('not-an-array');
     const max = num(s, 'maxItems');
     const first = Array.isArray(valid) && valid.length > 0 ? valid[0] : undefined;
+    if ((num(s, 'minItems') ?? 0) > 0) out.push([]);
     if (first !== undefined && s.uniqueItems) out.push([first, first]);
     if (first !== undefined && max !== undefined) out.push(Array.from({ length: max + 1 }, () => first));
     if (s.items) out.push(...invalidValues(s.items, resolve, first).map((bad) => [bad]));

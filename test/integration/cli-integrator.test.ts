@@ -108,6 +108,9 @@ describe('herald integrator and operator commands', { timeout: 120_000 }, () => 
       got.attempts.map((a) => a.actor),
       ['test', 'manual'],
     );
+    const summary = ok(await h('deliveries', 'summary', subId));
+    // The retry's attempt may still be recording: pending or succeeded, nothing else.
+    assert.match(summary, /^pending:\s+[01]\nsucceeded:\s+[01]\nfailed:\s+0\ncancelled:\s+0\noldest pending:\s+\S/m);
     assert.match(
       ok(await h('events', 'list', '--type', 'webhook.test')),
       /^ID\s+EVENT TYPE\s+OCCURRED.*\n[0-9a-f-]{36}\s+webhook\.test\s/m,

@@ -9,6 +9,8 @@ import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { subscriptionPauseRoutes } from './subscription-pause.js';
+import { campaignRoutes } from './campaigns.js';
+import { deliveryControlRoutes } from './delivery-control.js';
 import { adminScope } from '../scopes/admin-scope.js';
 import { integratorScope } from '../scopes/integrator-scope.js';
 
@@ -29,6 +31,8 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
       deliveryRoutes,
       subscriptionRoutes,
       subscriptionPauseRoutes,
+      deliveryControlRoutes,
+      campaignRoutes,
     ],
   });
 }

@@ -111,6 +111,30 @@ export const deliveryCommands: readonly CliCommand[] = [
   },
   single('get', 'A delivery with its attempts', (c, id) => c.getDelivery(id)),
   single('retry', 'Attempt a delivery now (a waiting one skips its wait)', (c, id) => c.retryDelivery(id)),
+  single('cancel', 'Cancel a pending delivery (no further attempt)', (c, id) => c.cancelDelivery(id)),
+  {
+    name: 'deliveries summary',
+    summary: "A subscription's deliveries counted by status, and its oldest pending one",
+    usage: `herald deliveries summary <subscriptionId> [--json] [--key FILE]\n\n${KEY_HELP}`,
+    async run(args, io) {
+      const { values, positionals } = parseCommandArgs(args, signed, 1);
+      const summary = await integratorClient(io.env, values.key as string | undefined).deliverySummary(positionals[0]!);
+      if (values.json) printJson(io, summary);
+      else {
+        const oldest = summary.oldestPending;
+        io.stdout.write(
+          formatFields([
+            ...Object.entries(summary.counts),
+            [
+              'oldest pending',
+              oldest && `${oldest.id} (${shortTime(oldest.createdAt)}, ${oldest.attemptCount} attempts)`,
+            ],
+          ]),
+        );
+      }
+      return 0;
+    },
+  },
 ];
 
 /** `herald subscriptions test`: shown as a delivery with its first attempt; exit 1 unless that attempt succeeded. */

@@ -1,0 +1,85 @@
+// The recovery campaign's activities: list its candidates page by page (the list stays out of the workflow's
+// history beyond one page), ask for one re-delivery through the manual retry path, read the attempts it made.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { retryDelivery } from '../src/delivery/manual-retry.js';
+import type { Store } from '../src/store/index.js';
+import {
+  candidatePage,
+  countCandidates,
+  type Candidate,
+  type CandidatePosition,
+  type RecoveryWindow,
+} from '../src/store/recovery-candidates.js';
+import type { AwaitedAttempt } from '../workflows/recovery-messages.js';
+
+export interface RecoveryDeps {
+  readonly store: Store;
+  /** The worker's Temporal client: a re-delivery is an update-with-start of the delivery's workflow. */
+  readonly temporal?: { readonly client: Client; readonly taskQueue: string };
+}
+
+/** A re-delivery asked for (the attempt that serves it), or none to make. */
+export type RedeliveryRequest = AwaitedAttempt | { readonly deliveryId: string; readonly skipped: true };
+
+export type AttemptVerdict = 'succeeded' | 'failed' | 'skipped' | 'waiting';
+
+export function createRecoveryActivities(deps: RecoveryDeps) {
+  const deliveries = deps.store.deliveries;
+  return {
+    async countRecoveryCandidates(window: RecoveryWindow): Promise<number> {
+      return await countCandidates(deliveries.collection, window);
+    },
+
+    async listRecoveryCandidates(
+      window: RecoveryWindow,
+      position: CandidatePosition | null,
+      limit: number,
+    ): Promise<{ items: Candidate[]; next: CandidatePosition | null }> {
+      return await candidatePage(deliveries.collection, window, position, limit);
+    },
+
+    /**
+     * Asks each delivery's workflow for one more attempt (src/delivery/manual-retry.ts: update-with-start, so it
+     * never races a run), the i-th request started `i × spacingMs` after the first: the campaign's pace within one
+     * of its ticks (Temporal timers fire on whole seconds). A delivery that had an attempt since it was listed (a
+     * retried activity, a manual retry) is not asked again: that attempt answers for it.
+     */
+    async requestRedeliveries(candidates: Candidate[], spacingMs: number): Promise<RedeliveryRequest[]> {
+      const temporal = deps.temporal;
+      if (!temporal) throw ApplicationFailure.nonRetryable('no Temporal client', 'RecoveryNotConfigured');
+      const one = async (candidate: Candidate): Promise<RedeliveryRequest> => {
+        const delivery = await deliveries.findById(candidate.id);
+        if (!delivery) return { deliveryId: candidate.id, skipped: true };
+        if (delivery.attemptCount > candidate.attemptCount)
+          return { deliveryId: candidate.id, attemptNumber: candidate.attemptCount + 1 };
+        const verdict = await retryDelivery({ store: deps.store, ...temporal }, delivery);
+        if (verdict.ok) return { deliveryId: candidate.id, attemptNumber: verdict.attemptNumber };
+        if (verdict.reason === 'delivery_busy') throw new Error(`delivery ${candidate.id} is busy; trying again`);
+        return { deliveryId: candidate.id, skipped: true };
+      };
+      return await Promise.all(
+        candidates.map(async (candidate, i) => {
+          if (i > 0) await sleep(i * spacingMs);
+          return await one(candidate);
+        }),
+      );
+    },
+
+    /**
+     * What became of each awaited attempt, read by `_id`: its outcome once recorded; skipped when the delivery ended
+     * without making it (cancelled meanwhile); waiting while its run may still make it.
+     */
+    async readRedeliveries(awaited: AwaitedAttempt[]): Promise<AttemptVerdict[]> {
+      return await Promise.all(
+        awaited.map(async ({ deliveryId, attemptNumber }) => {
+          const delivery = await deliveries.findById(deliveryId);
+          const attempt = delivery?.attempts?.[String(attemptNumber)];
+          if (attempt) return attempt.outcome === 'succeeded' ? 'succeeded' : 'failed';
+          return delivery?.status === 'pending' ? 'waiting' : 'skipped';
+        }),
+      );
+    },
+  };
+}

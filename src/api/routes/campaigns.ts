@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  controlCampaign,
+  readCampaign,
+  startCampaign,
+  type CampaignControl,
+} from '../../delivery/recovery-campaign.js';
+import { badRequest, errorResponses, HttpError, notFound } from '../errors.js';
+import { integratorOf } from '../request-context.js';
+import { campaign, campaignParams, recoverBody } from '../schemas/campaigns.js';
+import { uuid } from '../schemas/common.js';
+import { campaignView } from '../views/campaigns.js';
+
+const tags = ['campaigns'];
+
+const controlSummaries: Record<CampaignControl, string> = {
+  pause: 'Pause a recovery campaign: no more re-deliveries are asked for until it is resumed',
+  resume: 'Resume a paused recovery campaign',
+  cancel: 'Cancel a recovery campaign: no more re-deliveries are asked for; those asked for still finish',
+};
+
+/** Recovery campaigns (docs/deliveries.md, "Recovery campaigns"): start, read, pause, resume, cancel. */
+export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = () => ({ client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE });
+
+  app.post(
+    '/v1/webhooks/subscriptions/:subscription_id/recover',
+    {
+      schema: {
+        tags,
+        summary: "Re-deliver a window of a subscription's failed (or cancelled) deliveries, paced",
+        description:
+          'Starts one recovery campaign (202) that asks for one more attempt of each delivery of the subscription ' +
+          'created in [since, until) with one of the statuses, oldest first, at ratePerSecond. The same window and ' +
+          'statuses name the same campaign: a repeated request answers it (200), running or ended. 400 ' +
+          'invalid_window when until is not after since.',
+        params: z.strictObject({ subscription_id: uuid }),
+        body: recoverBody,
+        response: { 200: campaign, 202: campaign, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const subscription = await app.store.subscriptions.findLive(
+        integratorOf(request),
+        request.params.subscription_id,
+      );
+      if (!subscription) throw notFound();
+      const { since, until, statuses, ratePerSecond } = request.body;
+      const window = { since: new Date(since), until: until === undefined ? undefined : new Date(until) };
+      if (window.until && window.until <= window.since) throw badRequest('until must be after since', 'invalid_window');
+      const started = await startCampaign(deps(), subscription, { ...window, statuses, ratePerSecond });
+      return await reply.code(started.created ? 202 : 200).send(campaignView(started.campaign));
+    },
+  );
+
+  app.get(
+    '/v1/webhooks/campaigns/:campaign_id',
+    {
+      schema: {
+        tags,
+        summary: 'A recovery campaign and its progress',
+        params: campaignParams,
+        response: { 200: campaign, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const found = await readCampaign(deps(), integratorOf(request), request.params.campaign_id);
+      if (!found) throw notFound();
+      return campaignView(found);
+    },
+  );
+
+  for (const control of ['pause', 'resume', 'cancel'] as const) {
+    app.post(
+      `/v1/webhooks/campaigns/:campaign_id/${control}`,
+      {
+        schema: {
+          tags,
+          summary: controlSummaries[control],
+          description:
+            'Idempotent; answers the campaign after the change. 409 campaign_finished when it has completed' +
+            (control === 'cancel' ? '.' : ' or was cancelled.'),
+          params: campaignParams,
+          response: { 200: campaign, ...errorResponses(400, 401, 404, 409) },
+        },
+      },
+      async (request) => {
+        const found = await readCampaign(deps(), integratorOf(request), request.params.campaign_id);
+        if (!found) throw notFound();
+        const verdict = await controlCampaign(deps(), found, control);
+        if (!verdict.ok) throw new HttpError(409, 'campaign_finished', `the campaign is ${verdict.campaign.state}`);
+        return campaignView(verdict.campaign);
+      },
+    );
+  }
+};

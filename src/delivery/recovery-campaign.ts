@@ -1,0 +1,134 @@
+// Recovery campaigns from the API's side: start one (one per subscription and window), read its progress, and
+// pause, resume or cancel it through the updates its workflow defines (workflows/recovery-messages.ts).
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { ApplicationFailure, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
+import type { DeliveryStatus } from '../domain/delivery-vocabulary.js';
+import { uuidV5 } from '../store/derived-ids.js';
+import type { SubscriptionDoc } from '../store/documents.js';
+import { searchAttributes } from '../../workflows/search-attributes.js';
+import { recoveryWorkflow } from '../../workflows/recovery.js';
+import {
+  CAMPAIGN_CANCELLED,
+  campaignProgressQuery,
+  campaignWorkflowId,
+  cancelCampaignUpdate,
+  pauseCampaignUpdate,
+  resumeCampaignUpdate,
+  type CampaignInput,
+  type CampaignProgress,
+} from '../../workflows/recovery-messages.js';
+
+type Deps = { client: Client; taskQueue: string };
+
+export interface CampaignRequest {
+  since: Date;
+  /** Absent: open-ended, fixed to the time of the first request (later requests answer that same campaign). */
+  until?: Date | undefined;
+  statuses: DeliveryStatus[];
+  ratePerSecond: number;
+}
+
+/** The campaign of a subscription and window: the same window (same statuses) always names the same campaign. */
+export function campaignIdOf(subscriptionId: string, request: Omit<CampaignRequest, 'ratePerSecond'>): string {
+  const statuses = [...new Set(request.statuses)].sort().join(',');
+  const until = request.until?.toISOString() ?? 'open';
+  return uuidV5(`campaign:${subscriptionId}:${request.since.toISOString()}:${until}:${statuses}`);
+}
+
+/**
+ * Starts the campaign, or finds the one this window already has (running or ended: an id is never reused).
+ * `created` tells which.
+ */
+export async function startCampaign(
+  deps: Deps,
+  subscription: SubscriptionDoc,
+  request: CampaignRequest,
+  now = new Date(),
+): Promise<{ created: boolean; campaign: CampaignProgress }> {
+  const campaignId = campaignIdOf(subscription._id, request);
+  const input: CampaignInput = {
+    campaignId,
+    integratorId: subscription.integratorId,
+    window: {
+      subscriptionId: subscription._id,
+      since: request.since.toISOString(),
+      until: (request.until ?? now).toISOString(),
+      statuses: [...new Set(request.statuses)].sort(),
+    },
+    ratePerSecond: request.ratePerSecond,
+  };
+  try {
+    await deps.client.workflow.start(recoveryWorkflow, {
+      taskQueue: deps.taskQueue,
+      workflowId: campaignWorkflowId(campaignId),
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      memo: { integratorId: subscription.integratorId },
+      typedSearchAttributes: [
+        { key: searchAttributes.subscriptionId, value: subscription._id },
+        { key: searchAttributes.integratorId, value: subscription.integratorId },
+      ],
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    const existing = await readCampaign(deps, subscription.integratorId, campaignId);
+    if (!existing) throw err; // another integrator's campaign cannot have this id: it derives from the subscription
+    return { created: false, campaign: existing };
+  }
+  const counts = { state: 'running', total: 0, requested: 0, succeeded: 0, failed: 0, skipped: 0 } as const;
+  return { created: true, campaign: { ...input, ...counts } };
+}
+
+/** The campaign's progress, or null when there is none of this integrator's with this id. */
+export async function readCampaign(
+  deps: Deps,
+  integratorId: string,
+  campaignId: string,
+): Promise<CampaignProgress | null> {
+  const handle = deps.client.workflow.getHandle<typeof recoveryWorkflow>(campaignWorkflowId(campaignId));
+  const description = await handle.describe().catch((err: unknown) => {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  });
+  if (!description || description.memo?.integratorId !== integratorId) return null;
+  // An ended campaign's result is its last progress (no worker needed); a running one answers the query.
+  if (description.status.name === 'COMPLETED') return await handle.result();
+  return await handle.query(campaignProgressQuery);
+}
+
+const controls = {
+  pause: pauseCampaignUpdate,
+  resume: resumeCampaignUpdate,
+  cancel: cancelCampaignUpdate,
+} as const;
+export type CampaignControl = keyof typeof controls;
+
+/**
+ * Pauses, resumes or cancels a campaign; answers its progress after the change. Not ok (nothing changed) once it has
+ * completed, or, for pause and resume, once it was cancelled; cancelling a cancelled campaign answers it as it is.
+ */
+export async function controlCampaign(
+  deps: Deps,
+  campaign: CampaignProgress,
+  control: CampaignControl,
+): Promise<{ ok: boolean; campaign: CampaignProgress }> {
+  if (campaign.state === 'completed') return { ok: false, campaign };
+  if (campaign.state === 'cancelled') return { ok: control === 'cancel', campaign };
+  const handle: WorkflowHandle = deps.client.workflow.getHandle(campaignWorkflowId(campaign.campaignId));
+  try {
+    return { ok: true, campaign: await handle.executeUpdate(controls[control]) };
+  } catch (err) {
+    const cancelled =
+      err instanceof WorkflowUpdateFailedError &&
+      err.cause instanceof ApplicationFailure &&
+      err.cause.type === CAMPAIGN_CANCELLED;
+    if (!cancelled && !(err instanceof WorkflowNotFoundError)) throw err;
+    const now = await readCampaign(deps, campaign.integratorId, campaign.campaignId);
+    return { ok: false, campaign: now ?? campaign };
+  }
+}

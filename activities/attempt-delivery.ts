@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
-import { decideAttempt } from '../src/domain/attempt-rule.js';
+import { decideAttempt, type AttemptVerdict } from '../src/domain/attempt-rule.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import { attemptIdOf } from '../src/store/derived-ids.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../src/store/documents.js';
@@ -13,6 +13,8 @@ import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js
 import { currentHeartbeat, recordPersistently, withHeartbeats } from './keep-alive.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 import type { SubscriptionCache } from './subscription-cache.js';
+import type { EndpointHealth } from './endpoint-health.js';
+import type { AutoPause } from '../src/delivery/auto-pause.js';
 
 export interface AttemptDeps {
   readonly store: Store;
@@ -26,6 +28,12 @@ export interface AttemptDeps {
   readonly logError?: LogError;
   /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
   readonly observer?: AttemptObserver;
+  /** Counts failures per endpoint and pauses one that keeps failing (activities/endpoint-health.ts); none when absent. */
+  readonly health?: EndpointHealth;
+  /** Pauses a subscription whose endpoint answered 410 Gone; none when absent. */
+  readonly autoPause?: AutoPause;
+  /** The longest wait a Retry-After may ask for (HERALD_RETRY_AFTER_MAX_SECONDS; default: the rule's). */
+  readonly retryAfterMaxSeconds?: number;
 }
 
 export type LogError = (message: string, fields: Record<string, unknown>) => void;
@@ -76,7 +84,7 @@ const endingReason = (written: DeliveryStatus, decided: DeliveryStatus, reason: 
   written === decided ? reason : written === 'cancelled' ? 'cancelled_during_attempt' : null;
 
 /** The answer of a call that sent nothing and recorded no attempt. */
-const noRequest = (input: AttemptInput, outcome: 'cancelled' | 'signing_key_unavailable') =>
+const noRequest = (input: AttemptInput, outcome: 'cancelled' | 'signing_key_unavailable' | 'held') =>
   ({ attemptId: null, attemptNumber: input.attemptNumber, outcome, statusCode: null, retryInSeconds: null }) as const;
 
 const cancelled = (input: AttemptInput): AttemptResult => ({
@@ -94,6 +102,7 @@ const cancelled = (input: AttemptInput): AttemptResult => ({
 export function createAttemptDelivery(deps: AttemptDeps) {
   const { store, keys, http, subscriptions, now = () => new Date() } = deps;
   const { activityAttempt = temporalAttempt, logError = activityLogError, observer } = deps;
+  const { health, autoPause, retryAfterMaxSeconds } = deps;
   const { deliveries } = store;
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
@@ -111,7 +120,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const ctx = logContext(delivery, input.attemptNumber);
     addActivityLogFields({ ...ctx }); // the Temporal SDK's lines about this call carry the five ids too
     const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
-    if (recorded) return await settle(delivery, recorded, input, ctx);
+    if (recorded) return (await settle(delivery, recorded, input, ctx)).result;
 
     const fresh =
       handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;
@@ -128,6 +137,12 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       await deliveries.cancel(delivery, reason ?? 'subscription_deleted', now());
       observer?.finished(ctx, 'cancelled', reason ?? 'subscription_deleted');
       return cancelled(input);
+    }
+    // A paused subscription holds its scheduled attempts (manual retries and test sends still go): no request, no
+    // attempt number used; the run waits for the release signal of a resume (docs/subscriptions.md).
+    if (subscription.status === 'paused' && input.actor === 'system' && input.holdWhenPaused === true) {
+      await deliveries.hold(delivery, now());
+      return { ...noRequest(input, 'held'), deliveryStatus: 'pending' };
     }
     const keyId = subscription.activeKeyId;
     let signingKey;
@@ -170,7 +185,28 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       createdAt: now(),
     };
     // Nothing else runs between the answer and its record: a crash after the POST re-sends only if it comes first.
-    return await settle(delivery, sent, input, ctx);
+    const { result, verdict } = await settle(delivery, sent, input, ctx);
+    await receiverSignals(subscription, sent, verdict.pause === 'endpoint_gone', ctx);
+    return result;
+  }
+
+  /** After the record: 410 Gone pauses the subscription; every answer counts for the endpoint's health. */
+  async function receiverSignals(
+    subscription: SubscriptionDoc,
+    sent: AttemptDoc,
+    gone: boolean,
+    ctx: DeliveryLogContext,
+  ) {
+    try {
+      if (gone && autoPause) await autoPause(subscription, 'endpoint_gone', sent.createdAt);
+      else await health?.observe(subscription, sent.outcome, sent.createdAt);
+    } catch (err) {
+      // The attempt is recorded; a pause missed now is made by the next failed attempt.
+      logError('endpoint health or pause not recorded', {
+        ...ctx,
+        reason: err instanceof Error ? err.message : String(err),
+      });
+    }
   }
 
   /** The event; a handed-off one may still be on its way into the store (the API stores it after the start). */
@@ -202,15 +238,19 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     attempt: AttemptDoc,
     input: AttemptInput,
     ctx: DeliveryLogContext,
-  ): Promise<AttemptResult> {
+  ): Promise<{ result: AttemptResult; verdict: AttemptVerdict }> {
     const verdict = decideAttempt({
       outcome: attempt.outcome,
       statusCode: attempt.statusCode,
       headers: attempt.responseSummary?.headers ?? {},
       attemptNumber: attempt.attemptNumber,
       followSchedule: followsSchedule(input),
+      answeredAtMs: attempt.createdAt.getTime(),
+      ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
     });
     const { retryInSeconds } = verdict;
+    // The wait used (and what the receiver asked) is recorded on the attempt: the attempts view shows it.
+    const withWait = { ...attempt, retryAfterSeconds: verdict.retryAfterSeconds ?? null, retryInSeconds };
     const effect = {
       status: verdict.status,
       attemptCount: attempt.attemptNumber,
@@ -218,11 +258,12 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       terminalReason: verdict.terminalReason,
       lastResponseSummary: attempt.responseSummary,
       updatedAt: now(),
+      held: false,
     };
-    const written = await recordPersistently(() => deliveries.recordAttempt(delivery, attempt, effect));
+    const written = await recordPersistently(() => deliveries.recordAttempt(delivery, withWait, effect));
     if (written !== 'pending')
       observer?.finished(ctx, written, endingReason(written, verdict.status, verdict.terminalReason));
-    return {
+    const result = {
       attemptId: attempt._id,
       attemptNumber: attempt.attemptNumber,
       outcome: attempt.outcome,
@@ -230,5 +271,6 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       deliveryStatus: written,
       retryInSeconds: written === 'pending' ? retryInSeconds : null,
     };
+    return { result, verdict };
   }
 }

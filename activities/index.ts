@@ -7,6 +7,10 @@ import { createPrepareRerun } from './prepare-rerun.js';
 import { createRecoveryActivities, type RecoveryDeps } from './recovery.js';
 import { createSigningKeyCache } from './signing-keys.js';
 import { createSubscriptionCache } from './subscription-cache.js';
+import { createAutoPause } from '../src/delivery/auto-pause.js';
+import type { FanOut } from '../src/delivery/fan-out.js';
+import { createEndpointHealth, type HealthPolicy } from './endpoint-health.js';
+import { createReleasePage, type SignalRelease } from './release-page.js';
 
 export interface ActivityDeps {
   readonly store: Store;
@@ -19,12 +23,22 @@ export interface ActivityDeps {
   readonly logError?: LogError;
   /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
   readonly observer?: AttemptObserver;
+  /** Starts the deliveries of the operational event `webhook.subscription_paused`; none (event stored only) when absent. */
+  readonly fanOut?: FanOut;
+  /** When a failing endpoint is paused; never when absent. */
+  readonly healthPolicy?: HealthPolicy;
+  /** HERALD_RETRY_AFTER_MAX_SECONDS (default: the attempt rule's). */
+  readonly retryAfterMaxSeconds?: number;
+  /** Sends the release signal to a held delivery's run (a resume); without it a release stops at once. */
+  readonly signalRelease?: SignalRelease;
   /** The worker's Temporal client and task queue, for recovery campaigns (activities/recovery.ts). */
   readonly temporal?: RecoveryDeps['temporal'];
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
 export function createActivities(deps: ActivityDeps) {
+  const autoPause = createAutoPause({ store: deps.store, fanOut: deps.fanOut ?? null });
+  const { healthPolicy: policy, retryAfterMaxSeconds } = deps;
   return {
     attemptDelivery: createAttemptDelivery({
       store: deps.store,
@@ -35,7 +49,11 @@ export function createActivities(deps: ActivityDeps) {
       ...(deps.activityAttempt ? { activityAttempt: deps.activityAttempt } : {}),
       ...(deps.logError ? { logError: deps.logError } : {}),
       ...(deps.observer ? { observer: deps.observer } : {}),
+      autoPause,
+      ...(policy ? { health: createEndpointHealth({ health: deps.store.health, autoPause, policy }) } : {}),
+      ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
     }),
+    releasePage: createReleasePage({ store: deps.store, signalRelease: deps.signalRelease ?? null }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
     ...createRecoveryActivities({ store: deps.store, ...(deps.temporal ? { temporal: deps.temporal } : {}) }),
   };

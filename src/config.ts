@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RETRY_AFTER_MAX_SECONDS } from './domain/attempt-rule.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalString = z
@@ -94,6 +95,12 @@ export const configSchema = z.object({
   HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   HERALD_TEST_SENDS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  // Delivery control (docs/subscriptions.md, docs/deliveries.md): how fast a resume releases held deliveries (per
+  // subscription, deliveries/s), when a failing endpoint is paused, the longest wait a Retry-After may ask for.
+  HERALD_RESUME_RATE: z.coerce.number().min(0.01).max(1000).default(10),
+  HERALD_HEALTH_PAUSE_AFTER_SECONDS: z.coerce.number().int().min(1).default(86_400),
+  HERALD_HEALTH_PAUSE_MIN_FAILURES: z.coerce.number().int().min(1).default(20),
+  HERALD_RETRY_AFTER_MAX_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_AFTER_MAX_SECONDS),
   /** Prometheus scrape listeners (docs/operations-metrics.md): the API's, the worker's, and the Temporal SDK's
    * exporter that the worker proxies onto its own (bound on loopback only). */
   HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),

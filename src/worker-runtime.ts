@@ -9,6 +9,8 @@ import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
 import { createWebhookHttpClient } from './net/http-client.js';
 import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
 import { createStore } from './store/index.js';
+import { createFanOut } from './delivery/fan-out.js';
+import { releaseSignaller } from './delivery/release-held.js';
 import { ensureIndexes } from './store/indexes.js';
 import { createMongo, type Mongo, type MongoOptions } from './store/mongo.js';
 import { createTemporal } from './temporal.js';
@@ -88,6 +90,13 @@ export async function createWorkerRuntime(
         logError: (message, fields) => log.error(fields, message),
         observer: createAttemptObserver({ metrics, logger: log }),
         temporal: { client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE },
+        fanOut: createFanOut({ store, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
+        healthPolicy: {
+          pauseAfterMs: config.HERALD_HEALTH_PAUSE_AFTER_SECONDS * 1000,
+          minFailures: config.HERALD_HEALTH_PAUSE_MIN_FAILURES,
+        },
+        retryAfterMaxSeconds: config.HERALD_RETRY_AFTER_MAX_SECONDS,
+        signalRelease: releaseSignaller(temporal.client),
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });

@@ -16,6 +16,7 @@ import {
   attemptResultUpdate,
   cancelSignal,
   deliveryStateQuery,
+  releaseSignal,
   retryNowSignal,
   retryUpdate,
   RUN_CLOSING,
@@ -56,7 +57,8 @@ function validateAttemptNumber(attemptNumber: number, firstAttemptNumber: number
   }
 }
 
-function recordSearchAttributes(status: DeliveryStatus, attemptCount: number): void {
+/** The status as the Temporal UI shows it: a delivery waiting for its paused subscription shows `held`. */
+function recordSearchAttributes(status: DeliveryStatus | 'held', attemptCount: number): void {
   upsertSearchAttributes([
     { key: searchAttributes.deliveryStatus, value: status },
     { key: searchAttributes.attemptCount, value: attemptCount },
@@ -68,6 +70,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   let { firstAttemptNumber, followSchedule } = input;
   const ruled = patched(patches.attemptRule);
   const cancellable = patched(patches.cancelSignal);
+  const holding = patched(patches.pauseHold);
   const results = new Map<number, AttemptResult>();
   let state: DeliveryState = {
     status: 'pending',
@@ -77,6 +80,9 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   };
   let retryRequested = false;
   let cancelRequested = false;
+  let released = false;
+  /** Once held, the hand-off's subscription version is stale: the attempt reads the subscription as it is now. */
+  let wasHeld = false;
   let ended = false;
   // Manual retry by update: the attempt in progress (it serves every request that reaches it), the next one, and
   // the highest one promised to a request; a run started by a retry knows its numbers once it has read them.
@@ -92,6 +98,9 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
   setHandler(cancelSignal, () => {
     if (cancellable) cancelRequested = true;
     else retryRequested = true; // as the run's own code version did on cancellation
+  });
+  setHandler(releaseSignal, () => {
+    released = true;
   });
   setHandler(deliveryStateQuery, () => state);
   setHandler(
@@ -138,6 +147,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     const attemptNumber = next;
     // A retryNow that arrives from here on asks for one more attempt should this one fail.
     retryRequested = false;
+    released = false; // a release sent while this attempt runs lets it go at once should it be held
     attempting = attemptNumber;
     const scheduled = followSchedule ? retryDelayAfter(attemptNumber) : null;
     const result = await attemptDelivery(
@@ -147,12 +157,25 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
             attemptNumber,
             actor,
             followSchedule,
-            ...(input.handOff && attemptNumber === firstAttemptNumber ? { handOff: input.handOff } : {}),
+            ...(input.handOff && attemptNumber === firstAttemptNumber && !wasHeld ? { handOff: input.handOff } : {}),
+            ...(holding ? { holdWhenPaused: true } : {}),
           }
         : { deliveryId, attemptNumber, actor, retryInSeconds: scheduled },
     );
     const retryInSeconds = ruled ? (result.retryInSeconds ?? null) : scheduled;
     attempting = null;
+    if (result.outcome === 'held') {
+      // No request, no attempt: the number and the schedule stay as they were until the subscription is resumed.
+      wasHeld = true;
+      state = { ...state, held: true, nextAttemptAt: null };
+      recordSearchAttributes('held', state.attemptCount);
+      await condition(() => released || retryRequested || cancelRequested);
+      state = { ...state, held: false };
+      if (cancelRequested) break;
+      recordSearchAttributes('pending', state.attemptCount);
+      actor = retryRequested ? 'manual' : 'system';
+      continue;
+    }
     next = attemptNumber + 1;
     results.set(attemptNumber, result);
     // A call that made no attempt (the delivery was cancelled) does not count as one.

@@ -1,3 +1,4 @@
 // The worker's workflowsPath: every workflow Herald runs.
 export { deliveryWorkflow } from './delivery.js';
+export { releaseWorkflow } from './release.js';
 export { recoveryWorkflow } from './recovery.js';

@@ -40,5 +40,17 @@ export const cancelSignal = defineSignal<[]>('cancel');
  */
 export const attemptResultUpdate = defineUpdate<AttemptResult, [number]>('attemptResult');
 
+/**
+ * The delivery's paused subscription was resumed: a run held by it (its attempt answered `held`) makes that attempt
+ * now, with the same number. Sent by the release workflow (workflows/release.ts), oldest delivery first. A run not
+ * held ignores it (one sent while its attempt runs lets that attempt, if held, go at once).
+ */
+export const releaseSignal = defineSignal<[]>('release');
+
+/** Workflow id of the release of a subscription's held deliveries: one at a time per subscription. */
+export function releaseWorkflowId(subscriptionId: string): string {
+  return `release:${subscriptionId}`;
+}
+
 /** Status, attempt count, next attempt time and last outcome, for operators. */
 export const deliveryStateQuery = defineQuery<DeliveryState>('deliveryState');

@@ -8,4 +8,7 @@ export const patches = {
   cancelSignal: 'cancel-signal',
   /** Manual retry by update; a run started by one reads its first attempt number from the records. */
   manualRetryUpdate: 'manual-retry-update',
+  /** A scheduled attempt that finds its subscription paused answers `held`: the run waits for `release` (before: no
+   * hold; the attempt was made). */
+  pauseHold: 'pause-hold',
 } as const;

@@ -1,6 +1,8 @@
 import { defineSearchAttributeKey } from '@temporalio/common';
 
-// Custom search attributes that let an operator filter deliveries in the Temporal UI.
+// Custom search attributes that let an operator filter deliveries in the Temporal UI. A delivery held by its paused
+// subscription shows HeraldDeliveryStatus = "held" while it waits (`HeraldSubscriptionId = '…' AND
+// HeraldDeliveryStatus = 'held'`), "pending" again once released.
 // `npm run dev` and the test bed register each one with the dev server.
 export const searchAttributes = {
   deliveryStatus: defineSearchAttributeKey('HeraldDeliveryStatus', 'KEYWORD'),

@@ -53,6 +53,11 @@ export type AttemptInput = {
   readonly actor: Actor;
   /** The run's hand-off, on its first attempt only. */
   readonly handOff?: HandOff;
+  /**
+   * The run waits for a release when its subscription is paused (patch `pause-hold`): a scheduled attempt then
+   * answers outcome `held` without a request. Runs older than that make their attempts as before.
+   */
+  readonly holdWhenPaused?: boolean;
 } & (
   | {
       /** The run's followSchedule: the attempt rule (src/domain/attempt-rule.ts) decides the rest. */
@@ -90,6 +95,32 @@ export interface DeliveryState {
   /** ISO time of the next scheduled attempt while the workflow waits for it; null otherwise. */
   readonly nextAttemptAt: string | null;
   readonly lastOutcome: AttemptOutcome | null;
+  /** true while the run waits for its paused subscription to be resumed; absent in runs older than patch pause-hold. */
+  readonly held?: boolean;
+}
+
+/** Input of the release workflow (workflows/release.ts), also of each of its continue-as-new runs. */
+export interface ReleaseInput {
+  readonly subscriptionId: string;
+  /** Deliveries released per second, at most. */
+  readonly ratePerSecond: number;
+  /** Keyset position of the last delivery released by the previous run; null at the start of a pass. */
+  readonly after: { readonly createdAt: string; readonly id: string } | null;
+  /** The second pass, after the attempt bound: releases deliveries held by attempts that ran across the resume. */
+  readonly finalPass: boolean;
+  /** Released so far (all runs). */
+  readonly released: number;
+}
+
+/** What one page of a release did; `stop` when the subscription is paused again, disabled or gone. */
+export interface ReleasedPage {
+  readonly stop: boolean;
+  /** Held deliveries found (the page is full when this is the limit). */
+  readonly count: number;
+  /** Of those, signalled (the others' runs had ended). */
+  readonly released: number;
+  /** Keyset position of the page's last delivery. */
+  readonly last: { readonly createdAt: string; readonly id: string } | null;
 }
 
 /** Result of the delivery workflow. */

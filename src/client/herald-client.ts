@@ -121,14 +121,14 @@ export class HeraldClient {
 
   /** One page of subscriptions, newest first; pass the previous page's nextCursor (same filters) for the next. */
   async listSubscriptionsPage(
-    options: { status?: SubscriptionStatus; limit?: number; cursor?: string } = {},
+    options: { status?: SubscriptionStatus | 'paused'; limit?: number; cursor?: string } = {},
   ): Promise<SubscriptionPage> {
     return await this.request('GET', SUBSCRIPTIONS, { query: { ...options } });
   }
 
   /** Every subscription (optionally of one status), newest first, following nextCursor page by page. */
   listSubscriptions(
-    options: { status?: SubscriptionStatus; limit?: number } = {},
+    options: { status?: SubscriptionStatus | 'paused'; limit?: number } = {},
   ): AsyncGenerator<Subscription, void, undefined> {
     return follow(
       (cursor) => this.listSubscriptionsPage({ ...options, cursor }),
@@ -148,6 +148,16 @@ export class HeraldClient {
   /** Deletes it; its pending deliveries end as cancelled. */
   async deleteSubscription(id: string): Promise<void> {
     await this.request('DELETE', subscriptionPath(id));
+  }
+
+  /** Pauses it (idempotent): its deliveries are made and held, none attempted, until resumed. */
+  async pauseSubscription(id: string): Promise<Subscription> {
+    return await this.request('POST', `${subscriptionPath(id)}/pause`);
+  }
+
+  /** Resumes it (idempotent): its held deliveries are released, oldest first, at the server's resume rate. */
+  async resumeSubscription(id: string): Promise<Subscription> {
+    return await this.request('POST', `${subscriptionPath(id)}/resume`);
   }
 
   /** A new active signing key; the earlier ones stay listed in `keys` as inactive. */

@@ -12,14 +12,15 @@ export interface FanOut {
    * sweeper is needed (docs/events.md). Writes nothing: each delivery's record is created by its first attempt.
    * Returns the matched subscriptions' ids (the ingest route files the deliveries' listing rows with the event).
    */
-  handOff(event: EventDoc): Promise<string[]>;
+  handOff(event: EventDoc, options?: { except?: string }): Promise<string[]>;
 }
 
 export function createFanOut(deps: { store: Store; client: Client; taskQueue: string }): FanOut {
   const { store, client, taskQueue } = deps;
   return {
-    async handOff(event) {
-      const matched = await store.subscriptions.findMatching(event);
+    async handOff(event, options = {}) {
+      // `except`: the subscription an operational event is about (it is not told about its own pause).
+      const matched = (await store.subscriptions.findMatching(event)).filter((m) => m.id !== options.except);
       await Promise.all(
         matched.map(async ({ id, version }) => {
           await startDeliveryWorkflow(client, taskQueue, {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { newEventDoc } from '../domain/event-record.js';
+import { heraldEventDoc } from '../domain/event-record.js';
 import { TEST_EVENT_TYPE } from '../domain/event-types.js';
 import { jsonTextOf } from '../domain/json-text.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../store/documents.js';
@@ -21,21 +21,12 @@ function newTestEvent(subscription: SubscriptionDoc, now: Date): EventDoc {
   const fields = {
     id: randomUUID(),
     eventType: TEST_EVENT_TYPE,
-    occurredAt: now,
     livemode: false,
-    payloadVersion: 1,
     integratorId: subscription.integratorId,
-    accountId: null,
-    userId: null,
-    entityId: null,
-    beneficiaryId: null,
-    transactionId: null,
-    provider: 'service',
-    providerEventId: null,
     data: jsonTextOf({ message: 'A test delivery from Herald.', subscriptionId: subscription._id }),
   } as const;
   // Test events go to their one subscription only, never through the fan-out.
-  return { ...newEventDoc(fields, now), sourceSubscriptionId: subscription._id };
+  return { ...heraldEventDoc(fields, now), sourceSubscriptionId: subscription._id };
 }
 
 /**

@@ -12,10 +12,11 @@ export const postOutcomes = ['succeeded', 'http_error', 'timeout', 'connection_e
 export type PostOutcome = (typeof postOutcomes)[number];
 
 /**
- * An attempt's outcome: a POST's, `cancelled` when the delivery ended before any request was made, or
- * `signing_key_unavailable` when its signing key could not be opened (no request; the delivery failed).
+ * An attempt's outcome: a POST's, `cancelled` when the delivery ended before any request was made,
+ * `signing_key_unavailable` when its signing key could not be opened (no request; the delivery failed), or `held`
+ * when its subscription is paused (no request, no attempt used: the run waits for the release signal).
  */
-export const attemptOutcomes = [...postOutcomes, 'cancelled', 'signing_key_unavailable'] as const;
+export const attemptOutcomes = [...postOutcomes, 'cancelled', 'signing_key_unavailable', 'held'] as const;
 export type AttemptOutcome = (typeof attemptOutcomes)[number];
 
 /** Who caused an attempt: the schedule, an integrator's manual retry, or the test endpoint. */
@@ -32,6 +33,10 @@ export const terminalReasons = [
   'cancelled_by_integrator',
 ] as const;
 export type TerminalReason = (typeof terminalReasons)[number];
+
+/** Why a subscription is paused: its integrator asked, its endpoint answered 410 Gone, or it kept failing. */
+export const pauseReasons = ['manual', 'endpoint_gone', 'endpoint_unhealthy'] as const;
+export type PauseReason = (typeof pauseReasons)[number];
 
 export const deliveryStatusSchema = z.enum(deliveryStatuses);
 export const attemptOutcomeSchema = z.enum(attemptOutcomes);

@@ -11,6 +11,16 @@ export function newEventDoc(fields: EventPayloadFields, createdAt: Date = new Da
   return { _id: id, ...rest, createdAt, body: serializeEventPayload(fields) };
 }
 
+/** An event Herald makes itself (test sends, operational events): no routing ids, provider `service`, version 1. */
+export function heraldEventDoc(
+  fields: Pick<EventPayloadFields, 'id' | 'eventType' | 'integratorId' | 'livemode' | 'data'>,
+  at: Date,
+): EventDoc {
+  const none = { accountId: null, userId: null, entityId: null, beneficiaryId: null, transactionId: null };
+  const service = { provider: 'service', providerEventId: null } as const;
+  return newEventDoc({ ...fields, occurredAt: at, payloadVersion: 1, ...none, ...service }, at);
+}
+
 /**
  * The §2.1 history item of a stored event as JSON text: the delivery body (the §2.1 fields in order, without
  * createdAt) with createdAt appended. Listing and delivery therefore can never disagree on an event's content,

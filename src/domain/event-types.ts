@@ -30,8 +30,15 @@ export const TEST_EVENT_TYPE = 'webhook.test';
  */
 export const SUBSCRIBABLE_ONLY_TYPE = 'customer.awaiting_information';
 
+/**
+ * Herald's own operational event (not in the interface's lists; docs/subscriptions.md): a subscription was paused by
+ * Herald (its endpoint answered 410 Gone, or kept failing). Listed with the integrator's events and delivered to its
+ * other subscriptions to it (and to those subscribed to all types); never published through the admin API.
+ */
+export const SUBSCRIPTION_PAUSED_TYPE = 'webhook.subscription_paused';
+
 /** The history enum: every type an event in the store can have. */
-export const historyEventTypes = [TEST_EVENT_TYPE, ...lifecycleEventTypes] as const;
+export const historyEventTypes = [TEST_EVENT_TYPE, ...lifecycleEventTypes, SUBSCRIPTION_PAUSED_TYPE] as const;
 
 /** Types a subscription can name; `webhook.test` is sent by the test endpoint only. */
 export const subscribableEventTypes = [
@@ -52,6 +59,7 @@ export const subscribableEventTypes = [
   'transaction.completed',
   'transaction.simulation_failed',
   'transaction.reverted',
+  SUBSCRIPTION_PAUSED_TYPE,
 ] as const;
 
 export type LifecycleEventType = (typeof lifecycleEventTypes)[number];

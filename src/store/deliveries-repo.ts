@@ -19,7 +19,7 @@ import { layoutResolver, type ListingLayout } from './listing-layout.js';
 /** What an attempt changes on its delivery. */
 export type AttemptEffect = Pick<
   DeliveryDoc,
-  'status' | 'attemptCount' | 'nextAttemptAt' | 'terminalReason' | 'lastResponseSummary' | 'updatedAt'
+  'status' | 'attemptCount' | 'nextAttemptAt' | 'terminalReason' | 'lastResponseSummary' | 'updatedAt' | 'held'
 >;
 /** What a delivery is, fixed at its creation. */
 export type DeliveryIdentity = Pick<
@@ -194,7 +194,7 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
       await deliveries.updateOne(
         { _id },
         {
-          $set: { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: at },
+          $set: { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: at, held: false },
           $setOnInsert: { ...created, attemptCount: 0, lastResponseSummary: null },
         },
         { upsert: true },
@@ -227,6 +227,53 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
       await deliveries.updateOne({ _id }, { $set: ended });
       await file(statusEntries(identity, 'failed'));
       return 'failed';
+    },
+
+    /**
+     * Marks a pending delivery held by its paused subscription (one write by `_id`), creating a handed-off one that
+     * has no record yet. Its next recorded attempt (or cancellation) clears the mark.
+     */
+    async hold(identity: DeliveryIdentity, at: Date): Promise<void> {
+      const { _id, ...created } = identityOf(identity);
+      await deliveries
+        .updateOne(
+          { _id, status: 'pending' },
+          {
+            // No attempt is due while held (nor counted overdue by the backlog gauges) until the release.
+            $set: { held: true, nextAttemptAt: null, updatedAt: at },
+            $setOnInsert: { ...created, attemptCount: 0, terminalReason: null },
+          },
+          { upsert: true },
+        )
+        .catch((err: unknown) => {
+          // The delivery exists and is no longer pending (cancelled meanwhile): the upsert's insert lost on `_id`.
+          if (!isDuplicateKey(err)) throw err;
+        });
+    },
+
+    /**
+     * A page of a subscription's held deliveries, oldest first, after `position` (keyset on createdAt, _id). A rare
+     * path (a resume): on the MongoDB-wire server it reads the collection once per page.
+     */
+    async listHeld(
+      subscriptionId: string,
+      position: { createdAt: Date; id: string } | null,
+      limit: number,
+    ): Promise<{ id: string; createdAt: Date }[]> {
+      const after: Filter<DeliveryDoc> = position
+        ? {
+            $or: [
+              { createdAt: { $gt: position.createdAt } },
+              { createdAt: position.createdAt, _id: { $gt: position.id } },
+            ],
+          }
+        : {};
+      const held = await deliveries
+        .find({ subscriptionId, held: true, status: 'pending', ...after }, { projection: { createdAt: 1 } })
+        .sort({ createdAt: 1, _id: 1 })
+        .limit(limit)
+        .toArray();
+      return held.map((d) => ({ id: d._id, createdAt: d.createdAt }));
     },
 
     /**

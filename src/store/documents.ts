@@ -4,6 +4,7 @@ import type { SealedKey } from '../crypto/key-encryption.js';
 import type {
   Actor,
   DeliveryStatus,
+  PauseReason,
   PostOutcome,
   ResponseSummary,
   TerminalReason,
@@ -42,7 +43,11 @@ export interface SubscriptionDoc {
   /** 'all': every subscribable type (eventTypes omitted or empty at create); otherwise a de-duplicated list. */
   eventTypes: 'all' | SubscribableEventType[];
   description: string | null;
-  status: 'enabled' | 'disabled';
+  /** paused: new deliveries are made and held, none is attempted until resumed (docs/subscriptions.md). */
+  status: 'enabled' | 'disabled' | 'paused';
+  /** Why it is paused; absent or null unless paused. */
+  pausedReason?: PauseReason | null;
+  pausedAt?: Date | null;
   /** The key that signs new attempts (a `signing_keys` _id). */
   activeKeyId: string;
   createdAt: Date;
@@ -101,6 +106,8 @@ export interface DeliveryDoc {
   nextAttemptAt: Date | null;
   terminalReason: TerminalReason | null;
   lastResponseSummary: ResponseSummary | null;
+  /** true while its run waits for its paused subscription to be resumed (no attempt is made); absent = false. */
+  held?: boolean;
   /** Attempt number (as a string key) → attempt; absent until the first attempt is recorded. */
   attempts?: Record<string, AttemptDoc>;
 }
@@ -125,4 +132,19 @@ export interface AttemptDoc {
   /** The IP address connected to, or null when no connection was made. */
   address: string | null;
   createdAt: Date;
+  /** Seconds the receiver asked to wait with Retry-After (429/503 only); absent or null when it asked none. */
+  retryAfterSeconds?: number | null;
+  /** Seconds the delivery waited (waits) after this attempt before the next; absent or null when none followed. */
+  retryInSeconds?: number | null;
+}
+
+/** `endpoint_health`: per subscription (`_id`), what the worker needs to pause an endpoint that keeps failing. */
+export interface EndpointHealthDoc {
+  _id: string;
+  /** The first failed attempt since the last 2xx; null while healthy. */
+  failingSince: Date | null;
+  /** Failed attempts since then. */
+  failures: number;
+  /** The last 2xx recorded (written at most once a minute per worker). */
+  lastSuccessAt: Date | null;
 }

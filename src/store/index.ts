@@ -5,6 +5,7 @@ import { createEventsRepo } from './events-repo.js';
 import { createSubscriptionsRepo } from './subscriptions-repo.js';
 import { createDeliveriesRepo } from './deliveries-repo.js';
 import { createExpiringRepo } from './expiring-repo.js';
+import { createHealthRepo } from './health-repo.js';
 
 /** All repositories, built once per process over one database. */
 export function createStore(db: Db, options: { listingLayout?: ListingLayout } = {}) {
@@ -15,6 +16,7 @@ export function createStore(db: Db, options: { listingLayout?: ListingLayout } =
     subscriptions: createSubscriptionsRepo(db),
     deliveries: createDeliveriesRepo(db, options.listingLayout),
     expiring: createExpiringRepo(db),
+    health: createHealthRepo(db),
   } as const;
 }
 

@@ -36,6 +36,8 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { createdAt: -1, _id: -1 }, name: 'newest' },
     { key: { status: 1, createdAt: -1, _id: -1 }, name: 'status_newest' },
     { key: { subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'subscription_newest' },
+    // A resume releases a subscription's held deliveries, oldest first (src/store/deliveries-repo.ts listHeld).
+    { key: { subscriptionId: 1, held: 1, createdAt: 1, _id: 1 }, name: 'subscription_held_oldest' },
     // DELETE of a subscription cancels its pending deliveries (a prefix of this index); a recovery campaign's
     // candidates (status in …, createdAt in a window, oldest first); the summary's counts by status and its oldest
     // pending delivery (src/store/recovery-candidates.ts). It replaces `subscription_status` (dropped by hand).

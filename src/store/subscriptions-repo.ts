@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { PauseReason } from '../domain/delivery-vocabulary.js';
 import { isSubscribable } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import type { Position } from './cursor.js';
@@ -62,7 +63,7 @@ export function createSubscriptionsRepo(db: Db) {
     },
 
     /**
-     * The fan-out targets of a lifecycle event: the integrator's enabled, live subscriptions to its type that
+     * The fan-out targets of a lifecycle event: the integrator's enabled (or paused), live subscriptions to its type that
      * existed when the event was stored (a subscription made later does not receive older events), each with the
      * version matched. One read by `_id`: the integrator's subscription index.
      */
@@ -72,10 +73,13 @@ export function createSubscriptionsRepo(db: Db) {
       // History-only types (customer.deleted, …) and webhook.test are not subscribable: nobody receives them.
       const type = event.eventType;
       if (!isSubscribable(type)) return [];
-      return Object.entries(await index.entries(event.integratorId))
-        .filter(([, e]) => e.status === 'enabled' && e.createdAt <= event.createdAt)
-        .filter(([, e]) => e.eventTypes === 'all' || e.eventTypes.includes(type))
-        .map(([id, e]) => ({ id, version: e.version }));
+      return (
+        Object.entries(await index.entries(event.integratorId))
+          // A paused subscription still gets its deliveries: they are held until it is resumed.
+          .filter(([, e]) => e.status !== 'disabled' && e.createdAt <= event.createdAt)
+          .filter(([, e]) => e.eventTypes === 'all' || e.eventTypes.includes(type))
+          .map(([id, e]) => ({ id, version: e.version }))
+      );
     },
 
     /** How many live (not deleted) subscriptions the integrator has: its subscription quota. */
@@ -159,6 +163,36 @@ export function createSubscriptionsRepo(db: Db) {
       );
       if (updated) await index.put(updated);
       return updated?.deletedAt === null ? updated : null;
+    },
+
+    /**
+     * Pauses a live, enabled subscription (one write by `_id`, plus its index entry): the paused document, or null
+     * when it was not enabled (already paused, disabled, deleted). `integratorId` null: the worker, across integrators.
+     */
+    async pause(
+      integratorId: string | null,
+      id: string,
+      reason: PauseReason,
+      now = new Date(),
+    ): Promise<SubscriptionDoc | null> {
+      const paused = await subscriptions.findOneAndUpdate(
+        { _id: id, ...(integratorId === null ? {} : { integratorId }), deletedAt: null, status: 'enabled' },
+        { $set: { status: 'paused', pausedReason: reason, pausedAt: now, updatedAt: now }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      );
+      if (paused) await index.put(paused);
+      return paused;
+    },
+
+    /** Makes a paused live subscription enabled again; null when it was not paused. */
+    async resume(integratorId: string, id: string, now = new Date()): Promise<SubscriptionDoc | null> {
+      const resumed = await subscriptions.findOneAndUpdate(
+        { _id: id, integratorId, deletedAt: null, status: 'paused' },
+        { $set: { status: 'enabled', pausedReason: null, pausedAt: null, updatedAt: now }, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      );
+      if (resumed) await index.put(resumed);
+      return resumed;
     },
 
     /** Marks a live subscription deleted; false when there was none. The record and its keys stay. */

@@ -10,13 +10,13 @@ import { currentTracing, heraldTracer } from './tracing.js';
  */
 export function traceFanOut(fanOut: FanOut): FanOut {
   return {
-    handOff: (event) =>
+    handOff: (event, options) =>
       heraldTracer().startActiveSpan(
         'herald.hand-off',
         { attributes: { 'herald.event_id': event._id } },
         async (span) => {
           try {
-            const started = await fanOut.handOff(event);
+            const started = await fanOut.handOff(event, options);
             span.setAttribute('herald.deliveries', started.length);
             return started;
           } catch (err) {

@@ -39,14 +39,17 @@ export function createFakeDeliveryActivities() {
       const followSchedule = followsSchedule(input);
       const outcome = await (receivers.get(deliveryId) ?? alwaysFails)(n);
       const statusCode = outcome === 'succeeded' ? 204 : outcome === 'http_error' ? 500 : null;
+      // `held`: the subscription is paused (a workflow sending holdWhenPaused only): no request, nothing recorded.
       const verdict =
-        outcome === 'cancelled' || outcome === 'signing_key_unavailable'
-          ? { status: outcome === 'cancelled' ? ('cancelled' as const) : ('failed' as const), retryInSeconds: null }
-          : decideAttempt({ outcome, statusCode, headers: {}, attemptNumber: n, followSchedule });
+        outcome === 'held'
+          ? { status: 'pending' as const, retryInSeconds: null }
+          : outcome === 'cancelled' || outcome === 'signing_key_unavailable'
+            ? { status: outcome === 'cancelled' ? ('cancelled' as const) : ('failed' as const), retryInSeconds: null }
+            : decideAttempt({ outcome, statusCode, headers: {}, attemptNumber: n, followSchedule });
       const call = { deliveryId, attemptNumber: n, actor, followSchedule, retryInSeconds: verdict.retryInSeconds };
       calls.set(deliveryId, [...(calls.get(deliveryId) ?? []), call]);
-      records.set(deliveryId, { attemptCount: n, status: verdict.status });
-      const attemptId = outcome === 'cancelled' ? null : `a-${n}`;
+      if (outcome !== 'held') records.set(deliveryId, { attemptCount: n, status: verdict.status });
+      const attemptId = outcome === 'cancelled' || outcome === 'held' ? null : `a-${n}`;
       const result = { attemptId, attemptNumber: n, outcome, statusCode, deliveryStatus: verdict.status };
       return { ...result, retryInSeconds: verdict.retryInSeconds };
     },

@@ -80,6 +80,9 @@ describe('herald integrator and operator commands', { timeout: 120_000 }, () => 
     const rotated = JSON.parse(ok(await h('subscriptions', 'rotate-key', otherId, '--json'))) as { keys: unknown[] };
     assert.equal(rotated.keys.length, 2);
     assert.match(ok(await h('subscriptions', 'get', otherId)), /^keys:\n.*\n.*inactive.*\n.*active/m);
+    assert.match(ok(await h('subscriptions', 'pause', subId)), /^status:\s+paused \(manual\)$/m);
+    assert.match(ok(await h('subscriptions', 'pause', subId)), /^status:\s+paused \(manual\)$/m, 'idempotent');
+    assert.match(ok(await h('subscriptions', 'resume', subId)), /^status:\s+enabled$/m);
 
     const test = ok(await h('subscriptions', 'test', subId));
     const deliveryId = new RegExp(`^id:\\s+(${UUID})$`, 'm').exec(test)![1]!;

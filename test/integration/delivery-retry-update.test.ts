@@ -88,7 +88,7 @@ describe('manual retry by update (time-skipping server)', () => {
     const made = calls.get(input.deliveryId)?.map((c) => `${c.attemptNumber} ${c.actor} ${c.retryInSeconds}`);
     assert.deepEqual(made, ['1 system 30', '2 manual 60', '3 system null'], 'one attempt for four requests');
     assert.deepEqual(await shape(handle, 'retry-update-during-wait'), {
-      markers: 2, // patched(patches.attemptRule), patched(patches.cancelSignal)
+      markers: 3, // patched(patches.attemptRule), patched(patches.cancelSignal), patched(patches.pauseHold)
       activities: ['attemptDelivery', 'attemptDelivery', 'attemptDelivery'],
     });
   });
@@ -126,7 +126,7 @@ describe('manual retry by update (time-skipping server)', () => {
       { deliveryId: failed.deliveryId, attemptNumber: 8, actor: 'manual', followSchedule: false, retryInSeconds: null },
     ]);
     assert.deepEqual(await shape(handle, 'retry-update-rerun'), {
-      markers: 3, // patched(patches.attemptRule), (patches.cancelSignal), (patches.manualRetryUpdate)
+      markers: 4, // patched(patches.attemptRule), (patches.cancelSignal), (patches.pauseHold), (patches.manualRetryUpdate)
       activities: ['prepareRerun', 'attemptDelivery'],
     });
     const markers = eventsOfType((await handle.fetchHistory()).events, 'markerRecordedEventAttributes');

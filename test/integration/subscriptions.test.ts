@@ -80,6 +80,11 @@ describe('webhook subscriptions API: create, list, update', () => {
       assert.deepEqual(op?.security, [{ pubkey: [], timestamp: [], signature: [] }]);
     }
     assert.ok(doc.paths['/v1/webhooks/subscriptions/{subscription_id}/rotate-key']?.post?.responses['201']);
+    for (const action of ['pause', 'resume']) {
+      const op = doc.paths[`/v1/webhooks/subscriptions/{subscription_id}/${action}`]?.post;
+      assert.ok(op?.responses['200'] && op.responses['409'], action);
+      assert.deepEqual(op.security, [{ pubkey: [], timestamp: [], signature: [] }], action);
+    }
     const schemas = doc.components.schemas;
     assert.deepEqual(schemas.Subscription?.required?.sort(), [
       'createdAt',
@@ -88,6 +93,8 @@ describe('webhook subscriptions API: create, list, update', () => {
       'id',
       'keyId',
       'keys',
+      'pausedAt',
+      'pausedReason',
       'publicKey',
       'status',
       'updatedAt',

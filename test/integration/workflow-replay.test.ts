@@ -35,6 +35,10 @@ const expected = {
   'retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3, markers: 1 },
   // The recovery campaign workflow (workflows/recovery.ts): paused, resumed and cancelled by updates.
   'recovery-pause-resume-cancel': { activities: 6, timers: 3, signals: 0, updates: 4, markers: 0 },
+  // Recorded from the workflow that holds a delivery while its subscription is paused (patch pause-hold; three
+  // markers): a held retry released by the signal, and a held first attempt cancelled.
+  'pause-held-retry-released': { activities: 4, timers: 2, signals: 1, updates: 0, markers: 3 },
+  'pause-held-then-cancelled': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 3 },
 } as const;
 type FixtureName = keyof typeof expected;
 

@@ -43,3 +43,64 @@ describe('the attempt rule', () => {
     assert.deepEqual(verdict, { status: 'failed', retryInSeconds: null, terminalReason: 'retries_exhausted' });
   });
 });
+
+describe('receiver signals in the attempt rule', () => {
+  const at = Date.parse('2026-11-23T12:00:00Z');
+
+  it('Retry-After in seconds on 429 and 503 lengthens the wait, never shortens it, never past the cap', () => {
+    for (const statusCode of [429, 503]) {
+      const wait = (value: string, attemptNumber = 1, retryAfterMaxSeconds?: number) =>
+        decideAttempt(
+          facts({
+            statusCode,
+            headers: { 'retry-after': value },
+            attemptNumber,
+            ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
+          }),
+        );
+      assert.deepEqual(wait('120'), {
+        status: 'pending',
+        retryInSeconds: 120,
+        terminalReason: null,
+        retryAfterSeconds: 120,
+      });
+      assert.equal(wait('5').retryInSeconds, 30, 'sooner than the schedule: the schedule wins');
+      assert.equal(wait('5').retryAfterSeconds, 5, 'what was asked is still told');
+      assert.equal(wait('999999').retryInSeconds, 21_600, 'past the default cap (6 h): the cap');
+      assert.equal(wait('999999', 1, 600).retryInSeconds, 600, 'a configured cap');
+      assert.equal(wait('999999', 6, 600).retryInSeconds, 21_600, 'a schedule step longer than the cap still applies');
+      assert.equal(wait('60', 7).status, 'failed', 'the last attempt stays the last');
+    }
+  });
+
+  it('Retry-After as an HTTP-date is counted from the answer; a past date or garbage asks nothing more', () => {
+    const wait = (value: string) =>
+      decideAttempt(facts({ statusCode: 503, headers: { 'retry-after': value }, answeredAtMs: at }));
+    assert.equal(wait('Mon, 23 Nov 2026 12:10:00 GMT').retryInSeconds, 600);
+    assert.equal(wait('Mon, 23 Nov 2026 12:10:00 GMT').retryAfterSeconds, 600);
+    assert.equal(wait('Mon, 23 Nov 2026 11:00:00 GMT').retryAfterSeconds, 0);
+    assert.equal(wait('Mon, 23 Nov 2026 11:00:00 GMT').retryInSeconds, 30);
+    for (const bad of ['soon', '1.5', '-3', '']) {
+      assert.deepEqual(wait(bad), { status: 'pending', retryInSeconds: 30, terminalReason: null }, bad);
+    }
+  });
+
+  it('Retry-After on other statuses is not honoured', () => {
+    for (const statusCode of [500, 502, 301, 410]) {
+      const verdict = decideAttempt(facts({ statusCode, headers: { 'retry-after': '600' } }));
+      assert.equal(verdict.retryInSeconds, 30, String(statusCode));
+      assert.equal(verdict.retryAfterSeconds, undefined);
+    }
+  });
+
+  it('410 Gone pauses the subscription; the delivery follows its schedule', () => {
+    assert.deepEqual(decideAttempt(facts({ statusCode: 410 })), {
+      status: 'pending',
+      retryInSeconds: 30,
+      terminalReason: null,
+      pause: 'endpoint_gone',
+    });
+    assert.equal(decideAttempt(facts({ statusCode: 404 })).pause, undefined);
+    assert.equal(decideAttempt(facts({ statusCode: 410, attemptNumber: 7 })).pause, 'endpoint_gone');
+  });
+});

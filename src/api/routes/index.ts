@@ -8,6 +8,7 @@ import { eventRoutes } from './events.js';
 import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { subscriptionPauseRoutes } from './subscription-pause.js';
 import { campaignRoutes } from './campaigns.js';
 import { deliveryControlRoutes } from './delivery-control.js';
 import { adminScope } from '../scopes/admin-scope.js';
@@ -29,6 +30,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
       subscriptionTestRoutes,
       deliveryRoutes,
       subscriptionRoutes,
+      subscriptionPauseRoutes,
       deliveryControlRoutes,
       campaignRoutes,
     ],

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { cancelPendingDeliveries } from '../../delivery/cancel-pending.js';
 import type { SubscriptionDoc } from '../../store/documents.js';
 import type { SubscriptionChanges } from '../../store/subscriptions-repo.js';
-import { errorResponses, notFound } from '../errors.js';
+import { conflict, errorResponses, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
 import {
   createSubscriptionBody,
@@ -119,14 +119,18 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           'deliveries; scheduled attempts of existing ones end as cancelled (subscription_disabled).',
         params: subscriptionParams,
         body: updateSubscriptionBody,
-        response: { 200: subscription, ...errorResponses(400, 401, 404) },
+        response: { 200: subscription, ...errorResponses(400, 401, 404, 409) },
       },
     },
     async (request) => {
       const integratorId = integratorOf(request);
       const id = request.params.subscription_id;
-      if (!(await repo.findLive(integratorId, id))) throw notFound();
+      const found = await repo.findLive(integratorId, id);
+      if (!found) throw notFound();
       const { url, eventTypes, description, status } = request.body;
+      // A paused subscription holds deliveries: only /resume releases them (docs/subscriptions.md).
+      if (status !== undefined && found.status === 'paused')
+        throw conflict('the subscription is paused: POST …/resume first, then change its status');
       const changes: SubscriptionChanges = {};
       if (url !== undefined) changes.url = await acceptedCallbackUrl(app.callbackUrls, url);
       if (eventTypes !== undefined) changes.eventTypes = storedEventTypes(eventTypes);

@@ -31,6 +31,12 @@ export const delivery = z
     nextAttemptAt: dateTime.nullable().describe('when the next scheduled attempt is due; null once terminal'),
     terminalReason: terminalReasonSchema.nullable().describe('null unless failed or cancelled'),
     lastResponseSummary: responseSummary.nullable(),
+    held: z
+      .boolean()
+      .describe(
+        'true while pending and held by its paused subscription: no attempt is made (none of its schedule used) ' +
+          'until the subscription is resumed',
+      ),
   })
   .meta({ id: 'Delivery' });
 
@@ -50,6 +56,19 @@ export const attempt = z
     responseSummary: responseSummary.nullable(),
     actor: actorSchema,
     address: z.string().nullable().describe('the IP address connected to'),
+    retryAfterSeconds: z
+      .number()
+      .int()
+      .nullable()
+      .describe('seconds the receiver asked to wait with Retry-After (429 and 503 only); null when it asked none'),
+    retryInSeconds: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'seconds waited after this attempt before the next scheduled one: the schedule, lengthened by Retry-After up ' +
+          'to its cap; null when no scheduled attempt followed',
+      ),
   })
   .meta({ id: 'Attempt' });
 

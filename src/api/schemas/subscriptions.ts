@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pauseReasons } from '../../domain/delivery-vocabulary.js';
 import { subscribableEventTypes } from '../../domain/event-types.js';
 import { MAX_CALLBACK_URL_LENGTH } from '../../net/callback-url.js';
 import { cursorParam, dateTime, limitParam, nextCursor, uuid } from './common.js';
@@ -8,6 +9,14 @@ export const MAX_DESCRIPTION_LENGTH = 256;
 const subscriptionStatus = z
   .enum(['enabled', 'disabled'])
   .describe('enabled: receives new deliveries; disabled: receives none, scheduled attempts end as cancelled');
+
+/** What a subscription is: the two an integrator sets with PATCH, or paused (by /pause, a 410 or sustained failure). */
+const subscriptionState = z
+  .enum(['enabled', 'disabled', 'paused'])
+  .describe(
+    'enabled: receives new deliveries; disabled: receives none, scheduled attempts end as cancelled; paused: new ' +
+      'deliveries are made and held with those already waiting, none is attempted until POST …/resume',
+  );
 
 const publicKeyHex = z
   .string()
@@ -69,7 +78,12 @@ export const subscription = z
       .array(z.enum(subscribableEventTypes))
       .describe('[] = subscribed to every subscribable type, including ones added later'),
     description: z.string().nullable(),
-    status: subscriptionStatus,
+    status: subscriptionState,
+    pausedReason: z
+      .enum(pauseReasons)
+      .nullable()
+      .describe('while paused: manual (POST …/pause), endpoint_gone (a 410 answer), endpoint_unhealthy; else null'),
+    pausedAt: dateTime.nullable().describe('when it was paused; null unless paused'),
     keyId: uuid.describe('id of the active signing key'),
     publicKey: publicKeyHex.describe('the active signing key: compressed SEC1 P-256, 66 lowercase hex digits'),
     createdAt: dateTime,
@@ -101,7 +115,7 @@ export const updateSubscriptionBody = z
   .meta({ id: 'UpdateSubscription', minProperties: 1 });
 
 export const listSubscriptionsQuery = z.strictObject({
-  status: subscriptionStatus.optional(),
+  status: subscriptionState.optional(),
   cursor: cursorParam.optional(),
   limit: limitParam,
 });
@@ -115,3 +129,4 @@ export type SubscriptionPage = z.infer<typeof subscriptionPage>;
 export type CreateSubscriptionInput = z.input<typeof createSubscriptionBody>;
 export type UpdateSubscriptionInput = z.input<typeof updateSubscriptionBody>;
 export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;
+export type SubscriptionState = z.infer<typeof subscriptionState>;

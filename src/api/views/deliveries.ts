@@ -12,10 +12,11 @@ export const deliveryView = (d: DeliveryDoc) => ({
   createdAt: iso(d.createdAt),
   updatedAt: iso(d.updatedAt),
   nextAttemptAt: d.nextAttemptAt ? iso(d.nextAttemptAt) : null,
-  terminalReason: d.terminalReason,
+  terminalReason: d.terminalReason ?? null,
   // The MongoDB-wire server (FerretDB 1.24) drops null fields of an upsert's $setOnInsert: a delivery created by
   // cancel() or fail() before any attempt has no such field stored.
   lastResponseSummary: d.lastResponseSummary ?? null,
+  held: d.status === 'pending' && d.held === true,
 });
 
 export const attemptView = (a: AttemptDoc) => ({
@@ -33,6 +34,8 @@ export const attemptView = (a: AttemptDoc) => ({
   responseSummary: a.responseSummary,
   actor: a.actor,
   address: a.address,
+  retryAfterSeconds: a.retryAfterSeconds ?? null,
+  retryInSeconds: a.retryInSeconds ?? null,
 });
 
 /** §2.5 `event` of a test delivery sent to `subscriptionId`. */

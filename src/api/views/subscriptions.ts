@@ -15,6 +15,8 @@ export function subscriptionView(doc: SubscriptionDoc, keys: readonly SigningKey
     eventTypes: doc.eventTypes === 'all' ? [] : [...doc.eventTypes],
     description: doc.description,
     status: doc.status,
+    pausedReason: doc.status === 'paused' ? (doc.pausedReason ?? 'manual') : null,
+    pausedAt: doc.status === 'paused' && doc.pausedAt ? doc.pausedAt.toISOString() : null,
     keyId: active._id,
     publicKey: active.publicKey,
     createdAt: doc.createdAt.toISOString(),

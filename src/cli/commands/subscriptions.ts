@@ -24,7 +24,7 @@ export function printSubscription(io: CliIo, s: Subscription, json: boolean): vo
     formatFields([
       ['id', s.id],
       ['url', s.url],
-      ['status', s.status],
+      ['status', s.pausedReason ? `${s.status} (${s.pausedReason})` : s.status],
       ['event types', s.eventTypes.length === 0 ? '(all subscribable types)' : s.eventTypes.join(', ')],
       ['description', s.description],
       ['key id', s.keyId],
@@ -104,7 +104,7 @@ export const subscriptionCommands: readonly CliCommand[] = [
   {
     name: 'subscriptions list',
     summary: 'List subscriptions, newest first (a page, or --all)',
-    usage: `herald subscriptions list [--status enabled|disabled] [--limit N] [--cursor C] [--all] [--json] [--key FILE]\n\n${KEY_HELP}`,
+    usage: `herald subscriptions list [--status enabled|disabled|paused] [--limit N] [--cursor C] [--all] [--json] [--key FILE]\n\n${KEY_HELP}`,
     async run(args, io) {
       const { values } = parseCommandArgs(args, { ...signed, ...listingOptions, status: { type: 'string' } }, 0);
       const client = integratorClient(io.env, values.key as string | undefined);
@@ -165,5 +165,11 @@ export const subscriptionCommands: readonly CliCommand[] = [
   ),
   idCommand('rotate-key', 'Replace the signing key (earlier keys stay listed, inactive)', (c, id) =>
     c.rotateSubscriptionKey(id),
+  ),
+  idCommand('pause', 'Pause: deliveries are made and held, none attempted, until resumed', (c, id) =>
+    c.pauseSubscription(id),
+  ),
+  idCommand('resume', 'Resume: held deliveries are released, oldest first, at a bounded rate', (c, id) =>
+    c.resumeSubscription(id),
   ),
 ];

@@ -1,0 +1,61 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '../src/store/index.js';
+import type { ReleasedPage, ReleaseInput } from '../workflows/types.js';
+
+/** How long a release waits for a released delivery's attempt before it releases the next (keeps the order). */
+const ORDER_WAIT_MS = 5_000;
+const ORDER_POLL_MS = 20;
+
+/** Sends the `release` signal to a delivery's run; false when the run has ended (cancelled meanwhile). */
+export type SignalRelease = (deliveryId: string) => Promise<boolean>;
+
+/**
+ * The release workflow's one activity: releases a page of a subscription's held deliveries, oldest first, one at a
+ * time, one every 1/rate s (timed here: a workflow timer per delivery costs a server round trip each, far coarser).
+ */
+export function createReleasePage(deps: { store: Store; signalRelease: SignalRelease | null }) {
+  const { store, signalRelease } = deps;
+
+  /**
+   * Waits (by `_id`, briefly) until the released delivery's attempt is recorded, so that the next one's request cannot
+   * overtake it: the receiver sees them oldest first unless an attempt takes longer than ORDER_WAIT_MS.
+   */
+  async function attemptMade(deliveryId: string): Promise<void> {
+    const deadline = Date.now() + ORDER_WAIT_MS;
+    while (Date.now() < deadline) {
+      const delivery = await store.deliveries.findById(deliveryId);
+      if (!delivery || delivery.held !== true || delivery.status !== 'pending') return;
+      await sleep(ORDER_POLL_MS);
+    }
+  }
+  return async function releasePage(
+    subscriptionId: string,
+    after: ReleaseInput['after'],
+    limit: number,
+    ratePerSecond: number,
+  ): Promise<ReleasedPage> {
+    const subscription = await store.subscriptions.findById(subscriptionId);
+    // Paused again, deleted (its deliveries are cancelled) or disabled: nothing is released.
+    const stopped = !subscription || subscription.deletedAt || subscription.status !== 'enabled';
+    if (stopped || !signalRelease) return { stop: true, count: 0, released: 0, last: null };
+    const position = after ? { createdAt: new Date(after.createdAt), id: after.id } : null;
+    const held = await store.deliveries.listHeld(subscriptionId, position, limit);
+    const gapMs = 1000 / ratePerSecond;
+    const start = Date.now();
+    let released = 0;
+    for (const [i, delivery] of held.entries()) {
+      if (await signalRelease(delivery.id)) {
+        released += 1;
+        await attemptMade(delivery.id);
+      }
+      await sleep(Math.max(0, start + (i + 1) * gapMs - Date.now()));
+    }
+    const last = held.at(-1);
+    return {
+      stop: false,
+      count: held.length,
+      released,
+      last: last ? { createdAt: last.createdAt.toISOString(), id: last.id } : null,
+    };
+  };
+}

@@ -29,11 +29,15 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-/** Resolves once the worker polls both its workflow and activity task queues, so no load waits on its start-up. */
+/**
+ * Resolves once `count` workers (distinct identities) poll both the workflow and the activity task queues, so no load
+ * waits on a start-up; throws when `worker` (the one awaited) exits first.
+ */
 export async function workerPolling(
   temporal: Pick<Temporal, 'connection'>,
   config: Pick<Config, 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>,
   worker: ChildProcess,
+  count = 1,
 ): Promise<void> {
   const deadline = Date.now() + 180_000;
   const pollers = async (taskQueueType: 1 | 2): Promise<number> => {
@@ -42,11 +46,11 @@ export async function workerPolling(
       taskQueue: { name: config.TEMPORAL_TASK_QUEUE },
       taskQueueType, // 1 workflow, 2 activity
     });
-    return res.pollers?.length ?? 0;
+    return new Set(res.pollers?.map((p) => p.identity)).size;
   };
-  while ((await pollers(1)) === 0 || (await pollers(2)) === 0) {
+  while ((await pollers(1)) < count || (await pollers(2)) < count) {
     if (worker.exitCode !== null) throw new Error(`the worker exited with code ${worker.exitCode}`);
-    if (Date.now() > deadline) throw new Error('the worker did not poll within 180 s');
+    if (Date.now() > deadline) throw new Error(`${count} worker(s) did not poll within 180 s`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -59,7 +59,7 @@ describe('herald temporal', { timeout: 120_000 }, () => {
     assert.equal((await cli(env, ['temporal', 'check', '--timeout', '0'])).code, 2);
   });
 
-  it("inspect: a waiting delivery's workflow, its history size and its live state from the query", async () => {
+  it("inspect: a waiting delivery's workflow, its history size and its live state from the query", async (t) => {
     s.answers.set('/cli-temporal', 503);
     const subscription = await s.subscribe('/cli-temporal');
     const eventId = await s.publish();
@@ -84,6 +84,26 @@ describe('herald temporal', { timeout: 120_000 }, () => {
     assert.equal(report.state?.status, 'pending');
     assert.equal(report.state?.attemptCount, 1);
     assert.ok(report.state?.nextAttemptAt);
+
+    t.diagnostic(
+      `a delivery waiting after one failed attempt: ${report.historyLength} events, ${report.historySizeBytes} bytes`,
+    );
+
+    // A delivery answered 2xx at once: its closed workflow, no live state (docs/operations.md, "History size").
+    const okSubscription = await s.subscribe('/cli-temporal-ok');
+    const okEvent = await s.publish();
+    const done = await eventually(async () => {
+      const [d] = await s.deliveriesOf(okEvent, okSubscription.id);
+      return d?.status === 'succeeded' ? d : undefined;
+    });
+    const closed = await eventually(async () => {
+      const r = await cli(env, ['temporal', 'inspect', done.id]);
+      const parsed = JSON.parse(r.stdout || '{}') as typeof report;
+      return parsed.status === 'COMPLETED' ? parsed : undefined;
+    });
+    assert.equal(closed.state, null);
+    assert.equal(closed.searchAttributes.HeraldDeliveryStatus, 'succeeded');
+    t.diagnostic(`a delivery succeeded at once: ${closed.historyLength} events, ${closed.historySizeBytes} bytes`);
 
     const missing = await cli(env, ['temporal', 'inspect', randomUUID()]);
     assert.equal(missing.code, 1);

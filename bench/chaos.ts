@@ -7,29 +7,23 @@
 // restarted on their data. Waits up to CHAOS_DRAIN_MINUTES (10) after the ingest for every delivery, then ends with
 // one JSON line; exit 0 when every goal is met. What each figure means: docs/operations.md, "The chaos run".
 import { mkdtempSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
-import { loadConfig } from '../src/config.js';
 import { createKeyVault } from '../src/crypto/key-encryption.js';
 import { loadMasterKey } from '../src/crypto/master-key.js';
 import { createStore } from '../src/store/index.js';
 import { createMongo } from '../src/store/mongo.js';
 import { createTemporal } from '../src/temporal.js';
-import { workflowsPath } from '../src/temporal-worker.js';
-import { freePort, spawnManaged, waitForPort } from '../scripts/lib/processes.js';
-import { ensureTools, MONGO_WIRE_POOL, root, startMongoWire, startTemporalDev } from '../scripts/lib/servers.js';
-import { createTestCa } from '../scripts/lib/test-ca.js';
 import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { createChaosLedger } from './lib/chaos-ledger.js';
 import { cpuSecondsOf } from './lib/delivery-phases.js';
-import { benchEnv } from './lib/stack.js';
+import { chaosStack } from './lib/chaos-stack.js';
+import { workerPolling } from './lib/stack.js';
 import { quantile, round } from './lib/stats.js';
-import { supervised, type Supervised } from './lib/supervised.js';
+import type { Supervised } from './lib/supervised.js';
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -45,49 +39,12 @@ const size = {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-ensureTools();
 const tmp = mkdtempSync(join(tmpdir(), 'herald-chaos-'));
-const ca = createTestCa(join(tmp, 'tls'), process.env.NODE_EXTRA_CA_CERTS);
-process.env.HERALD_TEST_TLS_CERT = ca.leafCert; // the receiver's certificate (test/helpers/receiver.ts)
-process.env.HERALD_TEST_TLS_KEY = ca.leafKey;
-const [mongoPort, temporalPort, apiPort] = [await freePort(), await freePort(), await freePort()];
-const bundlePath = join(tmp, 'workflow-bundle.js');
-const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
-await writeFile(bundlePath, (await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quiet })).code);
-const env = benchEnv({
-  NODE_ENV: 'production',
-  NODE_EXTRA_CA_CERTS: ca.caBundle,
-  MONGODB_URL: `mongodb://127.0.0.1:${mongoPort}/?maxPoolSize=${MONGO_WIRE_POOL}`,
-  TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-  HERALD_WORKFLOW_BUNDLE: bundlePath,
-  HERALD_HOST: '127.0.0.1',
-  HERALD_PORT: String(apiPort),
-  HERALD_CURSOR_SECRET: 'chaos-cursor-secret-0123456789abcdef',
-  HERALD_METRICS_PORT: 'off',
-  HERALD_WORKER_METRICS_PORT: 'off',
-  HERALD_TEMPORAL_METRICS_PORT: 'off',
-});
-const config = loadConfig(env);
-const node = (script: string): [string, string[]] => [process.execPath, ['--import', 'tsx', join(root, script)]];
-const mongo = supervised('mongo-wire', () =>
-  startMongoWire({ port: mongoPort, dataDir: join(tmp, 'mongo'), log: join(tmp, 'mongo-wire.log') }),
-);
-const temporal = supervised('temporal', () =>
-  startTemporalDev({ port: temporalPort, dbFile: join(tmp, 'temporal.db'), log: join(tmp, 'temporal.log') }),
-);
-const api = supervised('api', async () => {
-  const proc = spawnManaged('api', ...node('src/server.ts'), { env, cwd: root, log: join(tmp, 'api.log') });
-  await waitForPort(apiPort, 'the API', proc.child);
-  return proc;
-});
-const workers = [1, 2].map((n) =>
-  supervised(`worker-${n}`, () =>
-    Promise.resolve(
-      spawnManaged(`worker-${n}`, ...node('src/worker.ts'), { env, cwd: root, log: join(tmp, `worker-${n}.log`) }),
-    ),
-  ),
-);
+const { env, config, apiPort, mongoPort, temporalPort, mongo, temporal, api, workers } = await chaosStack(tmp);
 const all: Supervised[] = [mongo, temporal, api, ...workers];
+// Whatever ends this process (an error, Ctrl-C), the servers it started do not outlive it.
+process.on('exit', () => all.forEach((p) => p.killNow()));
+process.once('SIGINT', () => process.exit(130));
 
 const paths = ['/a', '/b'];
 const ledger = createChaosLedger(paths);
@@ -96,27 +53,12 @@ const timed: typeof fetch = (url, init) => fetch(url, { ...init, signal: AbortSi
 const admin = new HeraldAdminClient(`http://127.0.0.1:${apiPort}`, env.HERALD_ADMIN_TOKEN, timed);
 const temporalClient = createTemporal(config);
 
-/** Both workers poll the activity queue (each identity counted once). */
-async function workersPolling(): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const res = await temporalClient.connection.workflowService.describeTaskQueue({
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: { name: config.TEMPORAL_TASK_QUEUE },
-      taskQueueType: 2,
-    });
-    if (new Set(res.pollers?.map((p) => p.identity)).size >= workers.length) return;
-    if (Date.now() > deadline) throw new Error('the workers did not poll within 180 s');
-    await sleep(500);
-  }
-}
-
 async function setUp(): Promise<string> {
   await mongo.start();
   await temporal.start();
   await api.start();
   await Promise.all(workers.map((w) => w.start()));
-  await workersPolling();
+  await workerPolling(temporalClient, config, undefined, workers.length);
   const integrator = await admin.createIntegrator('chaos');
   const db = createMongo(config);
   await db.client.connect();
@@ -131,20 +73,23 @@ async function setUp(): Promise<string> {
   return integrator.id;
 }
 
-/** Publishes one event through the API, retrying (the API may be down) until it is stored. */
-async function publish(integratorId: string, giveUpAt: number): Promise<void> {
+/**
+ * Publishes one event through the API, retrying with backoff (the API may be down or slow) until it is stored or
+ * `giveUpAt`; resolves false when it never was.
+ */
+async function publish(integratorId: string, giveUpAt: number): Promise<boolean> {
   const event = lifecycleEvent(integratorId);
   const body = JSON.parse(event.body) as PublishEventInput;
-  for (;;) {
+  for (let wait = 250; Date.now() < giveUpAt; wait = Math.min(wait * 2, 5_000)) {
     try {
       await admin.publishEvent(body);
       ledger.ingested(event._id, Date.now());
-      return;
-    } catch (err) {
-      if (Date.now() > giveUpAt) throw err;
-      await sleep(250);
+      return true;
+    } catch {
+      await sleep(wait);
     }
   }
+  return false;
 }
 
 interface Fault {
@@ -200,13 +145,15 @@ const chaos = [
   })(),
 ];
 
-const publishing: Promise<void>[] = [];
+const publishing: Promise<boolean>[] = [];
 const giveUpAt = ingestEnd + 5 * 60_000;
 for (let i = 0; i < size.events; i++) {
   await sleep(Math.max(0, t0 + (i * 1000) / size.rate - Date.now()));
   publishing.push(publish(integratorId, giveUpAt));
 }
-await Promise.all([...publishing, ...chaos]);
+const stored = await Promise.all(publishing);
+await Promise.all(chaos);
+const notStored = stored.filter((ok) => !ok).length;
 const ingestDone = Date.now();
 console.log(
   `t+${round((ingestDone - t0) / 1000)} s: ${ledger.ingestedCount} events stored; waiting for the deliveries`,
@@ -246,6 +193,7 @@ const lastDelivered = ledger.lastDeliveredAt();
 const figures = {
   size,
   events: ledger.ingestedCount,
+  eventsNotStored: notStored,
   deliveries: expected(),
   undelivered: expected() - ledger.delivered(),
   succeededInApi,
@@ -271,6 +219,7 @@ const figures = {
   runSeconds: round((endAt - t0) / 1000),
 };
 const goals = {
+  allStored: notStored === 0,
   allDelivered: figures.undelivered === 0,
   allSucceededInApi: succeededInApi === figures.deliveries,
   deliveredWithin10MinOfIngest: figures.undelivered === 0 && figures.lastDeliveryAfterIngestS <= 600,

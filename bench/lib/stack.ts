@@ -31,12 +31,12 @@ export interface BenchStack {
 
 /**
  * Resolves once `count` workers (distinct identities) poll both the workflow and the activity task queues, so no load
- * waits on a start-up; throws when `worker` (the one awaited) exits first.
+ * waits on a start-up; throws when `worker` (the one awaited, if given) exits first.
  */
 export async function workerPolling(
   temporal: Pick<Temporal, 'connection'>,
   config: Pick<Config, 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>,
-  worker: ChildProcess,
+  worker: ChildProcess | undefined,
   count = 1,
 ): Promise<void> {
   const deadline = Date.now() + 180_000;
@@ -49,7 +49,7 @@ export async function workerPolling(
     return new Set(res.pollers?.map((p) => p.identity)).size;
   };
   while ((await pollers(1)) < count || (await pollers(2)) < count) {
-    if (worker.exitCode !== null) throw new Error(`the worker exited with code ${worker.exitCode}`);
+    if (worker && worker.exitCode !== null) throw new Error(`the worker exited with code ${worker.exitCode}`);
     if (Date.now() > deadline) throw new Error(`${count} worker(s) did not poll within 180 s`);
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -10,6 +10,8 @@ export interface Supervised {
   kill9(): Promise<number>;
   /** Stops it for good (SIGTERM, then SIGKILL). */
   stop(): Promise<void>;
+  /** SIGKILL of its process group, synchronously: for the run's own exit, so that nothing is left behind. */
+  killNow(): void;
   readonly restarts: number;
 }
 
@@ -67,6 +69,16 @@ export function supervised(name: string, launch: () => Promise<Managed>, retryMs
     async stop() {
       stopped = true;
       await current?.stop();
+    },
+    killNow() {
+      stopped = true;
+      const pid = current?.child.pid;
+      if (pid === undefined || current?.child.exitCode !== null) return;
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     },
   };
 }

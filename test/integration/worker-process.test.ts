@@ -7,8 +7,12 @@ import { reap, envOf, spawnHerald, type HeraldChild } from '../helpers/child-pro
 import { eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 
-/** Issue 14: an attempt lost with its worker is retried within ≈ 20 s (heartbeat timeout + 1 s retry wait + poll). */
-const RETRY_BOUND_MS = 20_000;
+/**
+ * Issue 14: an attempt lost with its worker is retried within ≈ 20 s (heartbeat timeout + 1 s retry wait + poll);
+ * measured 10.5 s at load averages 4–11, 20.8 s once in a whole `npm test` at ≈ 17 on 2 cores, hence 5 s of slack.
+ * The start-to-close path (30 s + 1 s) stays outside it.
+ */
+const RETRY_BOUND_MS = 25_000;
 /** Time for a child worker to start (tsx, bundle, connections) on a loaded machine. */
 const START_MS = 60_000;
 
@@ -88,6 +92,7 @@ describe('worker process', { timeout: 300_000 }, () => {
   });
 
   it('on SIGTERM finishes the attempt in flight, records it and exits 0 within the grace', async (t) => {
+    await reap(...children); // the worker this test starts is the only one on the task queue, even after a failure
     const path = '/sigterm';
     const answerAfterMs = 3_000;
     const graceSeconds = 10;

@@ -20,7 +20,9 @@ async function main(): Promise<number> {
   const bed = await startTestBed('herald-bench-');
   try {
     return await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+      // BENCH_NODE_ARGS: extra node flags for the benchmark process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+      const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, ...args], {
         cwd: root,
         env: { ...bed.env, NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
         stdio: 'inherit',

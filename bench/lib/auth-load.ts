@@ -8,7 +8,12 @@ import { requestSigningInput, signRequest } from '../../src/crypto/request-signa
 export type LoadCommand =
   | { type: 'init'; baseUrl: string; privateKeyPem: string; pubkey: string; connections: number }
   | { type: 'prepare'; count: number; signedPath: string }
-  | { type: 'run'; path: string; maxMs: number };
+  | {
+      type: 'run';
+      path: string;
+      maxMs: number;
+      /** Open loop at this many requests/s; absent: as fast as answered. */ rate?: number;
+    };
 
 /** Tags this protocol's replies: tsx's loader uses the same IPC channel for its own messages. */
 export const LOAD_CHANNEL = 'herald-auth-load';
@@ -45,21 +50,26 @@ function prepare(count: number, signedPath: string): void {
   });
 }
 
-/** Sends the prepared batch to `path` (+ each request's query) from `connections` concurrent loops. */
-async function run(path: string, maxMs: number): Promise<LoadResult> {
+/**
+ * Sends the prepared batch to `path` (+ each request's query) from `connections` concurrent loops: as fast as they
+ * are answered, or with `rate` each request i not before started + i / rate (an offered load the server can meet).
+ */
+async function run(path: string, maxMs: number, rate?: number): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   const deadline = Date.now() + maxMs;
+  const started = performance.now();
   let next = 0;
   const loop = async (): Promise<void> => {
     for (let i = next++; i < batch.length && Date.now() < deadline; i = next++) {
       const r = batch[i]!;
+      const wait = rate === undefined ? 0 : started + (i * 1000) / rate - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const res = await pool!.request({ method: 'GET', path: `${path}${r.query}`, headers: r.headers });
       await res.body.dump();
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
     }
   };
   const cpu = process.cpuUsage();
-  const started = performance.now();
   await Promise.all(Array.from({ length: connections }, loop));
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
@@ -81,7 +91,7 @@ process.on('message', (cmd: LoadCommand) => {
         prepare(cmd.count, cmd.signedPath);
         return reply({ type: 'ready' });
       case 'run':
-        return reply(await run(cmd.path, cmd.maxMs));
+        return reply(await run(cmd.path, cmd.maxMs, cmd.rate));
     }
   })().catch((err: unknown) => reply({ type: 'error', message: String(err) }));
 });

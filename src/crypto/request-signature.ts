@@ -26,20 +26,6 @@ export function verifyRequestSignature(key: KeyObject, message: Buffer, derSigna
   }
 }
 
-/**
- * The same check on libuv's thread pool: the event loop serves other requests while OpenSSL verifies, and up to
- * UV_THREADPOOL_SIZE verifications run in parallel. Resolves false for any malformed signature (never rejects).
- */
-export function verifyRequestSignatureAsync(key: KeyObject, message: Buffer, derSignature: Buffer): Promise<boolean> {
-  return new Promise((resolve) => {
-    try {
-      verify('sha256', message, { key, dsaEncoding: 'der' }, derSignature, (err, ok) => resolve(!err && ok));
-    } catch {
-      resolve(false);
-    }
-  });
-}
-
 /** Signs a request as an integrator does: DER ECDSA-SHA256, hex with `0x` (the X-Signature value). */
 export function signRequest(privateKey: KeyObject, message: Buffer): string {
   return `0x${sign('sha256', message, { key: privateKey, dsaEncoding: 'der' }).toString('hex')}`;

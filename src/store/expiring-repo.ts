@@ -11,6 +11,12 @@ export interface ExpiringDoc {
 /** Collections of ExpiringDoc, swept by `sweepExpired` (FerretDB has no TTL index; real MongoDB also has one). */
 export const EXPIRING_COLLECTIONS = ['replays', 'quotas'] as const;
 
+/** Replay inserts in flight at once, and digests per insert. */
+const MAX_IN_FLIGHT = 2;
+const MAX_BATCH = 1_000;
+/** Expired documents deleted per command (well below SQLite's 32,766 variables per statement). */
+const SWEEP_CHUNK = 5_000;
+
 const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
 
 /**
@@ -21,41 +27,52 @@ const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerErro
 export function createExpiringRepo(db: Db) {
   const replays = db.collection<ExpiringDoc>('replays');
   const quotas = db.collection<ExpiringDoc>('quotas');
-  let pending: Array<{ doc: ExpiringDoc; resolve: (first: boolean) => void; reject: (err: unknown) => void }> = [];
+  // Group commit: at most MAX_IN_FLIGHT inserts at once; digests that arrive meanwhile wait for the next one. Under
+  // load a batch holds every digest of one round trip (a request pays a share of one insert); idle, a digest goes
+  // out on the next event-loop turn, with no added delay.
+  const pending: Array<{ doc: ExpiringDoc; resolve: (first: boolean) => void; reject: (err: unknown) => void }> = [];
+  let inFlight = 0;
 
-  function flush(): void {
-    const batch = pending;
-    pending = [];
-    replays
-      .insertMany(
+  async function write(batch: typeof pending): Promise<void> {
+    try {
+      await replays.insertMany(
         batch.map((b) => b.doc),
         { ordered: false },
-      )
-      .then(
-        () => batch.forEach((b) => b.resolve(true)),
-        (err: unknown) => {
-          if (!(err instanceof MongoBulkWriteError)) return batch.forEach((b) => b.reject(err));
-          const failed = new Map([err.writeErrors].flat().map((e) => [e.index, e.code]));
-          batch.forEach((b, i) => {
-            const code = failed.get(i);
-            if (code === undefined) b.resolve(true);
-            else if (code === 11000) b.resolve(false);
-            else b.reject(err);
-          });
-        },
       );
+      batch.forEach((b) => b.resolve(true));
+    } catch (err: unknown) {
+      if (!(err instanceof MongoBulkWriteError)) return batch.forEach((b) => b.reject(err));
+      const failed = new Map([err.writeErrors].flat().map((e) => [e.index, e.code]));
+      batch.forEach((b, i) => {
+        const code = failed.get(i);
+        if (code === undefined) b.resolve(true);
+        else if (code === 11000) b.resolve(false);
+        else b.reject(err);
+      });
+    }
+  }
+
+  function pump(): void {
+    while (inFlight < MAX_IN_FLIGHT && pending.length > 0) {
+      const batch = pending.splice(0, MAX_BATCH);
+      inFlight++;
+      void write(batch).finally(() => {
+        inFlight--;
+        pump();
+      });
+    }
   }
 
   return {
     /**
      * Records a digest; false when it is already recorded (a replay). Its `_id` is the digest, so the unique `_id`
-     * decides, across every instance sharing the database. The digests of one event-loop turn go in one unordered
-     * insertMany: under load a request costs a share of one round trip, not one of its own.
+     * decides, across every instance sharing the database. Digests go out in unordered insertMany batches (group
+     * commit, above): under load a request costs a share of one round trip, not one of its own.
      */
     firstUse(digest: string, expiresAt: Date): Promise<boolean> {
       return new Promise((resolve, reject) => {
         pending.push({ doc: { _id: digest, expiresAt }, resolve, reject });
-        if (pending.length === 1) setImmediate(flush);
+        if (pending.length === 1) setImmediate(pump);
       });
     },
 
@@ -75,10 +92,24 @@ export function createExpiringRepo(db: Db) {
       return doc?.n ?? 1;
     },
 
-    /** Deletes expired documents of both collections; returns how many. */
-    async sweepExpired(now = new Date()): Promise<number> {
+    /**
+     * Deletes expired documents of both collections, `chunk` at a time; returns how many. Chunked by `_id`: the
+     * MongoDB-wire server deletes a filter's matches in one SQL statement with one variable each, and fails past
+     * SQLite's limit (32,766) — a backlog of expired digests would otherwise never be swept.
+     */
+    async sweepExpired(now = new Date(), chunk = SWEEP_CHUNK): Promise<number> {
       let deleted = 0;
-      for (const c of [replays, quotas]) deleted += (await c.deleteMany({ expiresAt: { $lt: now } })).deletedCount;
+      for (const c of [replays, quotas]) {
+        for (;;) {
+          const expired = await c
+            .find({ expiresAt: { $lt: now } }, { projection: { _id: 1 }, limit: chunk })
+            .map((d) => d._id)
+            .toArray();
+          if (expired.length === 0) break;
+          deleted += (await c.deleteMany({ _id: { $in: expired } })).deletedCount;
+          if (expired.length < chunk) break;
+        }
+      }
       return deleted;
     },
   };

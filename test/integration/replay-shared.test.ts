@@ -3,6 +3,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
+import { createMongo } from '../../src/store/mongo.js';
+import { createExpiringRepo } from '../../src/store/expiring-repo.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
 import { signedHeaders } from '../helpers/signed.js';
@@ -49,12 +51,36 @@ describe('replay protection across API instances', () => {
     assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 401, 401, 401, 401, 401, 401, 401, 401, 401]);
   });
 
-  it('records the digests of one event-loop turn in one batch: each answer is its own, duplicates refused', async () => {
+  it('records concurrent digests in batches (group commit): each answer is its own, duplicates refused', async () => {
     const expiresAt = new Date(Date.now() + 60_000);
     assert.equal(await b.store.expiring.firstUse('batch-seen', expiresAt), true);
     const digests = ['batch-1', 'batch-seen', 'batch-2', 'batch-seen', 'batch-3'];
     const answers = await Promise.all(digests.map((d) => a.store.expiring.firstUse(d, expiresAt)));
     assert.deepEqual(answers, [true, false, true, false, true]);
+  });
+
+  it('group commit: digests verified while inserts are in flight wait and go out together', async () => {
+    const mongo = createMongo(a.config, { monitorCommands: true });
+    let inserts = 0;
+    mongo.client.on('commandStarted', (e) => {
+      if (e.commandName === 'insert') inserts++;
+    });
+    try {
+      const repo = createExpiringRepo(mongo.db);
+      const expiresAt = new Date(Date.now() + 60_000);
+      // Ten waves of 30, one per event-loop turn: the first two go out at once, the rest wait for them.
+      const waves: Array<Promise<boolean[]>> = [];
+      for (let w = 0; w < 10; w++) {
+        waves.push(Promise.all(Array.from({ length: 30 }, (_, i) => repo.firstUse(`gc-${w}-${i}`, expiresAt))));
+        await new Promise((r) => setImmediate(r));
+      }
+      const answers = (await Promise.all(waves)).flat();
+      assert.equal(answers.filter(Boolean).length, 300);
+      assert.ok(inserts >= 2 && inserts <= 5, `${inserts} insert commands for 10 waves`);
+      assert.equal(await repo.firstUse('gc-1-7', expiresAt), false, 'a batched digest is a replay afterwards');
+    } finally {
+      await mongo.client.close();
+    }
   });
 
   it('stores the digest by _id with an expiry just past the window, and the sweep deletes only expired ones', async () => {
@@ -68,5 +94,15 @@ describe('replay protection across API instances', () => {
     assert.equal(await a.store.expiring.sweepExpired(), 1);
     assert.equal(await replays.countDocuments({}), total - 1);
     assert.equal(await replays.countDocuments({ _id: 'old-digest' }), 0);
+  });
+
+  it('sweeps a backlog of expired digests chunk by chunk, keeping the live ones', async () => {
+    const replays = a.mongo.db.collection<{ _id: string; expiresAt: Date }>('replays');
+    const past = new Date(Date.now() - 1000);
+    await replays.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: `backlog-${i}`, expiresAt: past })));
+    const live = await replays.countDocuments({ expiresAt: { $gte: new Date() } });
+    assert.equal(await a.store.expiring.sweepExpired(new Date(), 100), 250);
+    assert.equal(await replays.countDocuments({ _id: { $regex: /^backlog-/ } }), 0);
+    assert.equal(await replays.countDocuments({}), live);
   });
 });

@@ -42,9 +42,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tmp = mkdtempSync(join(tmpdir(), 'herald-chaos-'));
 const { env, config, apiPort, mongoPort, temporalPort, mongo, temporal, api, workers } = await chaosStack(tmp);
 const all: Supervised[] = [mongo, temporal, api, ...workers];
-// Whatever ends this process (an error, Ctrl-C), the servers it started do not outlive it.
+// Whatever ends this process (an error, Ctrl-C, SIGTERM), the servers it started do not outlive it.
 process.on('exit', () => all.forEach((p) => p.killNow()));
 process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
 
 const paths = ['/a', '/b'];
 const ledger = createChaosLedger(paths);

@@ -1,9 +1,12 @@
-// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R] [--workers N]`
+// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R] [--profile 1]
+//   [--workers N]`
 // End-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow with one no-op activity,
 // on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum, with a
 // breakdown of where a delivery's time goes and the CPU the two local servers spend per delivery.
 // --metricsRounds R (R > 0): instead, R rounds each of deliveries/s with metrics off and on (alternating, both
 // registries scraped every 5 s while on): the cost of metrics as a throughput ratio.
+// --profile 1: instead, N bare workflows then N deliveries under the V8 profiler: this process's self time per item
+// by where the code lives (bench/lib/cpu-profile.ts; the profiles are written to .data/profiles/).
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +30,7 @@ import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { installTemporalRuntime } from '../src/telemetry/temporal-runtime.js';
 import { createAttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { bareActivities, bareWorkflow } from './bare-workflow.js';
+import { profiled } from './lib/cpu-profile.js';
 import { cpuSecondsOf, createPhaseRecorder } from './lib/delivery-phases.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 import { switchableMetrics } from './lib/switchable-metrics.js';
@@ -34,7 +38,7 @@ import { switchableMetrics } from './lib/switchable-metrics.js';
 // `--workers N`: the scale-out figure (1 … N worker processes) instead; that file ends the process.
 if (process.argv.includes('--workers')) await import('./delivery-workers.js');
 
-const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10, metricsRounds: 0 });
+const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10, metricsRounds: 0, profile: 0 });
 const token = randomBytes(24).toString('hex');
 const config = loadConfig({
   ...process.env,
@@ -202,6 +206,12 @@ try {
   if (flags.metricsRounds > 0) {
     await throughput(40, deliverOne); // warm-up
     await metricsCost(flags.metricsRounds);
+  } else if (flags.profile > 0) {
+    await throughput(20, (i) => bareOne(i, 'warm'));
+    await throughput(20, deliverOne);
+    const bare = await profiled('bare', flags.deliveries, () => throughput(flags.deliveries, (i) => bareOne(i, 'run')));
+    const delivery = await profiled('delivery', flags.deliveries, () => throughput(flags.deliveries, deliverOne));
+    console.log(JSON.stringify({ selfCpuMsPerItem: { bare, delivery } }, null, 1));
   } else await classic();
 } finally {
   worker.shutdown();

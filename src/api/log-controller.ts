@@ -12,6 +12,7 @@ export class OneLinePerRequest extends LogController {
       statusCode: reply.statusCode,
       responseTimeMs: Math.round(reply.elapsedTime * 100) / 100,
       integratorId: request.integratorId,
+      ...request.deliveryLogIds,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request');

@@ -9,7 +9,23 @@ declare module 'fastify' {
     keyId?: string;
     /** The raw request body bytes, kept for signature verification. */
     rawBody?: Buffer;
+    /** The ids of the delivery a request is about, for its log line (src/api/log-controller.ts). */
+    deliveryLogIds?: DeliveryLogIds;
   }
+}
+
+type DeliveryLogIds = Readonly<Record<'deliveryId' | 'eventId' | 'subscriptionId' | 'integratorId', string>> & {
+  readonly attemptNumber: number;
+};
+
+/** The request is about this delivery: its log line carries the five ids (attemptNumber: the last made, or given). */
+export function logDelivery(
+  request: FastifyRequest,
+  delivery: { _id: string; eventId: string; subscriptionId: string; integratorId: string; attemptCount: number },
+  attemptNumber = delivery.attemptCount,
+): void {
+  const { _id: deliveryId, eventId, subscriptionId, integratorId } = delivery;
+  request.deliveryLogIds = { deliveryId, eventId, subscriptionId, integratorId, attemptNumber };
 }
 
 /** The authenticated integrator of a request; a route that calls this without auth is a bug, answered 401. */

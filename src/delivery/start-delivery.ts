@@ -5,9 +5,19 @@ import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { initialSearchAttributes } from '../../workflows/start-options.js';
 import type { DeliveryWorkflowInput, HandOff } from '../../workflows/types.js';
 
-/** Options of a new delivery's workflow: the delivery id as workflow id, never run twice. */
+/**
+ * Options of a new delivery's workflow: the delivery id as workflow id, never run twice; the event id in the memo,
+ * for the worker's log lines about the run (src/telemetry/temporal-logger.ts).
+ */
 export function deliveryStartOptions(
-  delivery: { _id: string; subscriptionId: string; eventType: string; integratorId: string; attemptCount: number },
+  delivery: {
+    _id: string;
+    eventId?: string;
+    subscriptionId: string;
+    eventType: string;
+    integratorId: string;
+    attemptCount: number;
+  },
   taskQueue: string,
   input: DeliveryWorkflowInput,
 ) {
@@ -15,6 +25,7 @@ export function deliveryStartOptions(
     taskQueue,
     workflowId: deliveryWorkflowId(delivery._id),
     args: [input] as [DeliveryWorkflowInput],
+    ...(delivery.eventId === undefined ? {} : { memo: { eventId: delivery.eventId } }),
     typedSearchAttributes: initialSearchAttributes({
       subscriptionId: delivery.subscriptionId,
       eventType: delivery.eventType,

@@ -2,14 +2,17 @@
 // delivery it works on, as Herald's lines do (docs/operations-metrics.md: logs): an activity interceptor adds them.
 import { Context, type Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { deliveryWorkflowId } from '../../workflows/messages.js';
+import { deliveryIdOfWorkflow, rememberDeliveryIds, type DeliveryLogIds } from './delivery-log-ids.js';
 
 type Fields = Record<string, unknown>;
-const PREFIX = deliveryWorkflowId('');
 const extraFields = new WeakMap<ActivityContext, Fields>();
 
+// Also remembered for the SDK's own lines about the delivery's run (src/telemetry/temporal-logger.ts).
 const add = (ctx: ActivityContext, fields: Fields): void => {
   extraFields.set(ctx, { ...extraFields.get(ctx), ...fields });
+  const execution = ctx.info.workflowExecution;
+  const deliveryId = deliveryIdOfWorkflow(execution?.workflowId);
+  if (deliveryId) rememberDeliveryIds({ ...(fields as Partial<DeliveryLogIds>), deliveryId }, execution?.runId);
 };
 
 /** From the activity itself, once it knows them (e.g. the ids read from the delivery); a no-op outside a worker. */
@@ -48,8 +51,7 @@ export const deliveryLogInterceptors: ActivityInterceptorsFactory = (ctx) => ({
   },
   outbound: {
     getLogAttributes(attributes, next) {
-      const workflowId = ctx.info.workflowExecution?.workflowId ?? '';
-      const deliveryId = workflowId.startsWith(PREFIX) ? workflowId.slice(PREFIX.length) : undefined;
+      const deliveryId = deliveryIdOfWorkflow(ctx.info.workflowExecution?.workflowId);
       return next({ ...attributes, ...(deliveryId ? { deliveryId } : {}), ...extraFields.get(ctx) });
     },
   },

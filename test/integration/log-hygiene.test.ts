@@ -97,6 +97,7 @@ describe('logs of a whole run', () => {
       config.HERALD_CURSOR_SECRET!,
     ];
     assert.ok(s.receiver.requests.length >= 4);
+    const deliveries = (await s.alice.client.listDeliveriesPage({ limit: 100 })).deliveries;
     stopped = true;
     await s.stop(); // flush everything the processes would log on the way out
     const all = [...heraldLines, ...temporalLines];
@@ -111,7 +112,12 @@ describe('logs of a whole run', () => {
     // Herald's lines about a delivery carry the five ids: one per attempt made, and the endings.
     const deliveryIds = [okDelivery!.id, failDelivery!.id];
     const parsed = heraldLines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    const about = parsed.filter((l) => l.msg !== 'request' && deliveryIds.some((id) => JSON.stringify(l).includes(id)));
+    // The API's request lines about one delivery (GET, retry) too (src/api/request-context.ts: logDelivery).
+    const about = parsed.filter((l) => deliveryIds.some((id) => JSON.stringify(l).includes(id)));
+    assert.ok(
+      about.some((l) => l.msg === 'request' && l.deliveryId === failDelivery!.id && l.attemptNumber === 2),
+      'the retry request names its delivery and the attempt that serves it',
+    );
     for (const line of about)
       for (const field of FIVE_IDS) assert.ok(line[field] !== undefined, `${field} in ${JSON.stringify(line)}`);
     const made = about.filter((l) => l.msg === 'attempt made');
@@ -135,6 +141,48 @@ describe('logs of a whole run', () => {
     // The Temporal SDK's lines about an attempt activity name its delivery (from the workflow id) from the start,
     // and, once the activity has read the delivery, the other four ids (src/telemetry/activity-log-fields.ts).
     // (The worker's own lines around an activity, "Starting activity", "Activity resolved", name its workflow id.)
+    // Every SDK line about a delivery — the worker's (activations, activity tasks), the workflows' (through the
+    // logger sink) and the activities' — names it by its workflow id or a run id, and carries its five ids
+    // (src/telemetry/temporal-logger.ts).
+    assert.ok(deliveries.length >= 4, 'two deliveries of the first event, one of the second, a test delivery');
+    const byDelivery = new Map(deliveries.map((d) => [d.id, d]));
+    const runOf = new Map<string, string>();
+    for (const { meta } of temporalEntries) {
+      const workflowId =
+        meta.workflowId ??
+        (meta.start as { workflowExecution?: { workflowId?: string } })?.workflowExecution?.workflowId;
+      const runId = meta.runId ?? meta.workflowRunId;
+      if (typeof workflowId === 'string' && typeof runId === 'string' && workflowId.startsWith('delivery:'))
+        runOf.set(runId, workflowId.slice('delivery:'.length));
+    }
+    assert.ok(runOf.size >= deliveries.length, 'a run per delivery, two for the retried one');
+    const sdkAbout = temporalEntries.flatMap((e, i) => {
+      const text = temporalLines[i]!;
+      const id = [...byDelivery.keys(), ...runOf.keys()].find((key) => text.includes(key));
+      return id === undefined ? [] : [{ ...e, delivery: byDelivery.get(runOf.get(id) ?? id)! }];
+    });
+    const messages = new Set(sdkAbout.map((e) => e.message));
+    for (const m of ['Got workflow activation', 'Completed activation', 'Workflow started', 'Workflow completed'])
+      assert.ok(messages.has(m), `SDK lines "${m}" about a delivery`);
+    for (const m of ['Got activity task', 'Starting activity', 'Activity completed', 'Activity resolved'])
+      assert.ok(messages.has(m), `SDK lines "${m}" about a delivery`);
+    for (const e of sdkAbout) {
+      const d = e.delivery;
+      const where = `SDK line "${e.message}" (${String(e.meta.sdkComponent)})`;
+      assert.deepEqual(
+        [e.meta.deliveryId, e.meta.eventId, e.meta.subscriptionId, e.meta.integratorId],
+        [d.id, d.eventId, d.subscriptionId, s.alice.integratorId],
+        where,
+      );
+      const n = e.meta.attemptNumber;
+      assert.ok(typeof n === 'number' && n >= 1 && n <= d.attemptCount + 1, `attemptNumber in ${where}`);
+    }
+    // The worker's own lines follow the attempt the run is at: the failing delivery's second, after the retry.
+    const failRunLines = sdkAbout.filter(
+      (e) => e.delivery.id === failDelivery!.id && e.message === 'Completed activation',
+    );
+    assert.deepEqual([...new Set(failRunLines.map((e) => e.meta.attemptNumber))].sort(), [1, 2]);
+
     const sdkAttemptLines = temporalEntries.filter(
       (e) =>
         e.meta.activityType === 'attemptDelivery' &&

@@ -5,6 +5,7 @@ import type { DeliveryDoc } from '../../store/documents.js';
 import { listOperatorDeliveries } from '../../store/operator-deliveries.js';
 import { deliveryWorkflowId } from '../../../workflows/messages.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
+import { logDelivery } from '../request-context.js';
 import {
   adminDelivery,
   adminDeliveriesQuery,
@@ -62,6 +63,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const found = await repo.findById(request.params.delivery_id);
       if (!found) throw notFound();
+      logDelivery(request, found);
       return { ...view(found), attempts: (await repo.listAttempts(found._id)).map(attemptView) };
     },
   );
@@ -80,11 +82,13 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const found = await repo.findById(request.params.delivery_id);
       if (!found) throw notFound();
+      logDelivery(request, found);
       const verdict = await retryDelivery(
         { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
         found,
       );
       if (!verdict.ok) throw new HttpError(409, verdict.reason, 'the subscription of this delivery was deleted');
+      logDelivery(request, found, verdict.attemptNumber);
       return reply.code(202).send(view(verdict.delivery));
     },
   );

@@ -3,7 +3,7 @@ import { retryDelivery } from '../../delivery/manual-retry.js';
 import { keysetPage } from '../../store/cursor.js';
 import { attemptsOf } from '../../store/deliveries-repo.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
-import { integratorOf } from '../request-context.js';
+import { integratorOf, logDelivery } from '../request-context.js';
 import {
   delivery,
   deliveriesQuery,
@@ -61,6 +61,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
       if (!found) throw notFound();
+      logDelivery(request, found);
       return { ...deliveryView(found), attempts: attemptsOf(found).map(attemptView) };
     },
   );
@@ -83,11 +84,13 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
       if (!found) throw notFound();
+      logDelivery(request, found);
       const verdict = await retryDelivery(
         { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
         found,
       );
       if (!verdict.ok) throw new HttpError(409, verdict.reason, retryRefusals[verdict.reason]);
+      logDelivery(request, found, verdict.attemptNumber);
       return reply.code(202).send(deliveryView(verdict.delivery));
     },
   );

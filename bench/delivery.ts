@@ -1,4 +1,5 @@
-// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R] [--profile 1]`
+// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R] [--profile 1]
+//   [--workers N]`
 // End-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow with one no-op activity,
 // on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum, with a
 // breakdown of where a delivery's time goes and the CPU the two local servers spend per delivery.
@@ -33,6 +34,9 @@ import { profiled } from './lib/cpu-profile.js';
 import { cpuSecondsOf, createPhaseRecorder } from './lib/delivery-phases.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 import { switchableMetrics } from './lib/switchable-metrics.js';
+
+// `--workers N`: the scale-out figure (1 … N worker processes) instead; that file ends the process.
+if (process.argv.includes('--workers')) await import('./delivery-workers.js');
 
 const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10, metricsRounds: 0, profile: 0 });
 const token = randomBytes(24).toString('hex');

@@ -9,7 +9,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { ATTEMPT_START_TO_CLOSE_MS } from '../src/domain/attempt-bounds.js';
+import { ATTEMPT_HEARTBEAT_TIMEOUT_MS, ATTEMPT_START_TO_CLOSE_MS } from '../src/domain/attempt-bounds.js';
 import type { Actor, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import { retryDelayAfter } from '../src/domain/retry-schedule.js';
 import {
@@ -30,11 +30,12 @@ const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
 
 // Receiver failures come back as values; the retry policy covers only our own faults (database down, …).
 // No maximumAttempts: an infrastructure fault is retried until it is fixed. The timeouts match the attempt's own
-// bounds (src/domain/attempt-bounds.ts): an attempt lost with its worker is retried after 30 s. A heartbeatTimeout
-// (10 s, measured on the dev server) is left out: the time-skipping test server drifts 2-3 s per attempt with it
-// (test/integration/delivery-schedule*.test.ts). Timeouts are not replayed commands: old histories replay unchanged.
+// bounds (src/domain/attempt-bounds.ts): an attempt lost with its worker is retried once it has been silent for the
+// heartbeat timeout (≈ 11 s after a kill -9), a stuck one after 30 s. Timeouts are not replayed commands: old
+// histories replay unchanged (test/integration/workflow-replay.test.ts).
 const { attemptDelivery, prepareRerun } = proxyActivities<Activities>({
   startToCloseTimeout: ATTEMPT_START_TO_CLOSE_MS,
+  heartbeatTimeout: ATTEMPT_HEARTBEAT_TIMEOUT_MS,
   retry: {
     initialInterval: '1s',
     backoffCoefficient: 2,

@@ -11,6 +11,7 @@ import type { PublishEventInput } from '../../src/client/events.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { LifecycleEventType, SubscribableEventType } from '../../src/domain/event-types.js';
 import { root } from '../../scripts/lib/servers.js';
+import type { Temporal } from '../../src/temporal.js';
 import { lifecycleEvent, seedSubscription } from '../../test/helpers/deliveries.js';
 import { pidListeningOn } from './proc-stats.js';
 
@@ -28,50 +29,70 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-/** Resolves once the worker polls both its workflow and activity task queues, so no load waits on its start-up. */
-async function workerPolling(app: FastifyInstance, config: Config, worker: ChildProcess): Promise<void> {
+/**
+ * Resolves once `count` workers (distinct identities) poll both the workflow and the activity task queues, so no load
+ * waits on a start-up; throws when `worker` (the one awaited, if given) exits first.
+ */
+export async function workerPolling(
+  temporal: Pick<Temporal, 'connection'>,
+  config: Pick<Config, 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>,
+  worker: ChildProcess | undefined,
+  count = 1,
+): Promise<void> {
   const deadline = Date.now() + 180_000;
   const pollers = async (taskQueueType: 1 | 2): Promise<number> => {
-    const res = await app.temporal.connection.workflowService.describeTaskQueue({
+    const res = await temporal.connection.workflowService.describeTaskQueue({
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: { name: config.TEMPORAL_TASK_QUEUE },
       taskQueueType, // 1 workflow, 2 activity
     });
-    return res.pollers?.length ?? 0;
+    return new Set(res.pollers?.map((p) => p.identity)).size;
   };
-  while ((await pollers(1)) === 0 || (await pollers(2)) === 0) {
-    if (worker.exitCode !== null) throw new Error(`the worker exited with code ${worker.exitCode}`);
-    if (Date.now() > deadline) throw new Error('the worker did not poll within 180 s');
+  while ((await pollers(1)) < count || (await pollers(2)) < count) {
+    if (worker && worker.exitCode !== null) throw new Error(`the worker exited with code ${worker.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`${count} worker(s) did not poll within 180 s`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
 const portOf = (url: string): number => Number(/:(\d+)(?:\/|$)/.exec(url)?.[1]);
 
-export async function startBenchStack(logDir: string): Promise<BenchStack> {
-  const token = randomBytes(24).toString('hex');
-  const env = {
+/** The environment of a bench's API and worker processes: a fresh database, task queue and secrets; loopback only. */
+export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv & { HERALD_ADMIN_TOKEN: string } {
+  return {
     ...process.env,
     MONGODB_DB: `bench_${randomBytes(4).toString('hex')}`,
     TEMPORAL_TASK_QUEUE: `bench-${randomBytes(4).toString('hex')}`,
-    HERALD_ADMIN_TOKEN: token,
+    HERALD_ADMIN_TOKEN: randomBytes(24).toString('hex'),
     HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
     HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1',
     HERALD_ALLOW_CIDRS: '127.0.0.1/32',
     LOG_LEVEL: 'warn',
+    ...extra,
   };
-  const config = loadConfig(env);
-  const app = await buildApp({ config, logger: false });
-  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+}
+
+/** A worker process (src/worker.ts), its output appended to `logFile`. */
+export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const worker = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/worker.ts')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const log = createWriteStream(join(logDir, 'worker.log'));
+  const log = createWriteStream(logFile, { flags: 'a' });
   worker.stdout?.pipe(log);
   worker.stderr?.pipe(log);
-  await workerPolling(app, config, worker);
+  return worker;
+}
+
+export async function startBenchStack(logDir: string): Promise<BenchStack> {
+  const env = benchEnv();
+  const token = env.HERALD_ADMIN_TOKEN;
+  const config = loadConfig(env);
+  const app = await buildApp({ config, logger: false });
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const worker = spawnWorker(env, join(logDir, 'worker.log'));
+  await workerPolling(app.temporal, config, worker);
   const admin = new HeraldAdminClient(baseUrl, token);
   const integrator = await admin.createIntegrator('bench');
   const workerExited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -9,6 +9,7 @@ import { subscriptionCommands } from './commands/subscriptions.js';
 import { deliveryCommands, subscriptionTestCommand } from './commands/deliveries.js';
 import { eventsListCommand } from './commands/events-list.js';
 import { adminDeliveryCommands } from './commands/admin-deliveries.js';
+import { temporalCommands } from './commands/temporal.js';
 import { DEFAULT_HERALD_URL, heraldUrl, UsageError } from './support.js';
 import type { CliCommand, CliIo } from './types.js';
 
@@ -30,6 +31,7 @@ export const commands: readonly CliCommand[] = [
   keysRevokeCommand,
   eventsPublishCommand,
   ...adminDeliveryCommands,
+  ...temporalCommands,
 ];
 
 const HELP_WORDS = new Set(['help', '--help', '-h']);

@@ -14,7 +14,7 @@ export const ATTEMPT_STORE_BUDGET_MS = 10_000;
 export const ATTEMPT_START_TO_CLOSE_MS = HTTP_POST_BOUND_MS + ATTEMPT_STORE_BUDGET_MS + 5_000;
 /** A running attempt heartbeats this often (the first after this long, so a quick attempt sends none). */
 export const ATTEMPT_HEARTBEAT_EVERY_MS = 2_000;
-/** An attempt silent this long would be presumed lost with its worker; not applied yet (docs/operations.md). */
+/** An attempt silent this long is presumed lost with its worker and retried (the activity's heartbeatTimeout). */
 export const ATTEMPT_HEARTBEAT_TIMEOUT_MS = 10_000;
 /** How long the worker may hold back a heartbeat (below the timeout, with room for a slow round trip). */
 export const ATTEMPT_HEARTBEAT_THROTTLE_MS = 3_000;

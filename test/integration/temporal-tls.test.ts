@@ -11,6 +11,7 @@ import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { createClientCert, createTestCa } from '../../scripts/lib/test-ca.js';
 import { buildApp } from '../../src/app.js';
 import { createWorkerRuntime } from '../../src/worker-runtime.js';
+import { cli } from '../helpers/cli.js';
 import { startDeliveryStack } from '../helpers/delivery-stack.js';
 import { requireEnv, testConfig } from '../helpers/env.js';
 
@@ -97,6 +98,20 @@ describe('Temporal behind TLS with client certificates (a TLS proxy on loopback)
     } finally {
       await s.stop();
     }
+  });
+
+  it('the CLI reaches it with the same settings (herald temporal check), and not with a rogue certificate', async () => {
+    const run = await cli(tlsEnv, ['temporal', 'check']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout).mtls, true);
+    const rogueRun = await cli({ ...tlsEnv, TEMPORAL_TLS_CERT_FILE: rogue.cert, TEMPORAL_TLS_KEY_FILE: rogue.key }, [
+      'temporal',
+      'check',
+      '--timeout',
+      '5',
+    ]);
+    assert.equal(rogueRun.code, 1);
+    assert.match(rogueRun.stderr, /Temporal/);
   });
 
   for (const [name, change] of [

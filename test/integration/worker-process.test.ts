@@ -1,14 +1,18 @@
-// A worker process's life on the real servers: killed -9 with an attempt in flight (another worker retries it within
-// the heartbeat bound), and stopped by SIGTERM with an attempt in flight (it finishes, is recorded, exit 0).
+// A worker process's life on the real servers: killed -9 with an attempt in flight (another worker, already running,
+// retries it once the attempt's heartbeats have stopped for the heartbeat timeout), and stopped by SIGTERM with an attempt in flight (it finishes, is recorded, exit 0).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ATTEMPT_START_TO_CLOSE_MS } from '../../src/domain/attempt-bounds.js';
+import { ATTEMPT_HEARTBEAT_TIMEOUT_MS } from '../../src/domain/attempt-bounds.js';
 import { reap, envOf, spawnHerald, type HeraldChild } from '../helpers/child-process.js';
 import { eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 
-/** Retrying an attempt lost with its worker: its start-to-close timeout, the 1 s retry wait, a new worker's start. */
-const RETRY_BOUND_MS = ATTEMPT_START_TO_CLOSE_MS + 10_000;
+/**
+ * Issue 14: an attempt lost with its worker is retried within ≈ 20 s (heartbeat timeout + 1 s retry wait + poll);
+ * measured 10.5 s at load averages 4–11, 20.8 s once in a whole `npm test` at ≈ 17 on 2 cores, hence 5 s of slack.
+ * The start-to-close path (30 s + 1 s) stays outside it.
+ */
+const RETRY_BOUND_MS = 25_000;
 /** Time for a child worker to start (tsx, bundle, connections) on a loaded machine. */
 const START_MS = 60_000;
 
@@ -16,7 +20,9 @@ describe('worker process', { timeout: 300_000 }, () => {
   let s: DeliveryStack;
   const children: HeraldChild[] = [];
   const worker = (extra: Record<string, string> = {}): HeraldChild => {
-    const child = spawnHerald('worker', envOf(s.workerConfig, extra));
+    // Scrape ports off: two workers run at once here (the defaults are fixed ports).
+    const metricsOff = { HERALD_WORKER_METRICS_PORT: 'off', HERALD_TEMPORAL_METRICS_PORT: 'off' };
+    const child = spawnHerald('worker', envOf(s.workerConfig, { ...metricsOff, ...extra }));
     children.push(child);
     return child;
   };
@@ -24,12 +30,21 @@ describe('worker process', { timeout: 300_000 }, () => {
   before(async () => {
     s = await startDeliveryStack({ inProcessWorker: false });
   });
+  /** Distinct workers polling the activity task queue, as Temporal reports them. */
+  const activityPollers = async (): Promise<number> => {
+    const res = await s.app.temporal.connection.workflowService.describeTaskQueue({
+      namespace: s.workerConfig.TEMPORAL_NAMESPACE,
+      taskQueue: { name: s.workerConfig.TEMPORAL_TASK_QUEUE },
+      taskQueueType: 2, // activity
+    });
+    return new Set(res.pollers?.map((p) => p.identity)).size;
+  };
   after(async () => {
     await reap(...children);
     await s.stop();
   });
 
-  it('retries an attempt whose worker was killed -9 mid-POST within its start-to-close bound', async (t) => {
+  it('retries an attempt whose worker was killed -9 mid-POST after its heartbeat timeout, within 20 s', async (t) => {
     const path = '/killed';
     let hang = true;
     s.receiver.respond((r) => {
@@ -40,20 +55,24 @@ describe('worker process', { timeout: 300_000 }, () => {
     });
     const subscription = await s.subscribe(path);
     const first = worker();
+    await eventually(async () => ((await activityPollers()) >= 1 ? true : undefined), START_MS);
     const eventId = await s.publish();
     await eventually(() => (s.requestsTo(path).length >= 1 ? true : undefined), START_MS);
+    // As in production, another worker is already polling when one is killed: the figure is Temporal's, not a start-up.
+    const second = worker();
+    await eventually(async () => ((await activityPollers()) >= 2 ? true : undefined), START_MS);
     first.child.kill('SIGKILL');
     const killedAt = Date.now();
     assert.equal((await first.exited).signal, 'SIGKILL');
-    const second = worker();
 
     await eventually(() => (s.requestsTo(path).length >= 2 ? true : undefined), START_MS);
     const [lost, retried] = s.requestsTo(path);
     const after = retried!.receivedAt - killedAt;
     t.diagnostic(`re-sent ${after} ms after the kill -9`);
     assert.ok(after < RETRY_BOUND_MS, `retried ${after} ms after the kill (bound ${RETRY_BOUND_MS} ms)`);
-    // Not sooner than the start-to-close timeout allows: it is that timeout that fired.
-    assert.ok(after > ATTEMPT_START_TO_CLOSE_MS - 1_000, `retried after ${after} ms`);
+    // Not before the heartbeat timeout, counted from the attempt's start (no heartbeat had been sent yet).
+    const sinceAttempt = retried!.receivedAt - lost!.receivedAt;
+    assert.ok(sinceAttempt > ATTEMPT_HEARTBEAT_TIMEOUT_MS - 500, `retried ${sinceAttempt} ms after the first POST`);
     // The same attempt of the same delivery, sent again.
     const deliveryId = lost!.headers['x-service-webhook-delivery-id'];
     assert.ok(deliveryId);
@@ -73,6 +92,7 @@ describe('worker process', { timeout: 300_000 }, () => {
   });
 
   it('on SIGTERM finishes the attempt in flight, records it and exits 0 within the grace', async (t) => {
+    await reap(...children); // the worker this test starts is the only one on the task queue, even after a failure
     const path = '/sigterm';
     const answerAfterMs = 3_000;
     const graceSeconds = 10;

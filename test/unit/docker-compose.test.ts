@@ -27,6 +27,17 @@ const svc = (name: string): Service => {
   return s;
 };
 
+/** The environment as compose interpolates it from an empty shell: `${X:-d}` → d, a required `${X:?…}` → a value. */
+const interpolated = (environment: Service['environment'], shell: Record<string, string> = {}) =>
+  Object.fromEntries(
+    Object.entries(environment ?? {}).map(([k, v]) => [
+      k,
+      String(v)
+        .replace(/^\$\{([A-Z_]+):\?.*\}$/, (_, name: string) => shell[name] ?? 'x'.repeat(44))
+        .replace(/^\$\{([A-Z_]+):-(.*)\}$/, (_, name: string, fallback: string) => shell[name] || fallback),
+    ]),
+  );
+
 describe('docker-compose.yml', () => {
   it('runs official MongoDB 7 with a health check and a named volume', () => {
     const mongo = svc('mongodb');
@@ -51,12 +62,7 @@ describe('docker-compose.yml', () => {
       assert.equal(s.build, '.');
       assert.equal(s.depends_on?.mongodb?.condition, 'service_healthy');
       assert.equal(s.depends_on?.['temporal-setup']?.condition, 'service_completed_successfully');
-      const env = Object.fromEntries(
-        Object.entries(s.environment ?? {}).map(([k, v]) => [
-          k,
-          String(v).replace(/^\$\{[A-Z_]+:\?.*\}$/, 'x'.repeat(44)),
-        ]),
-      );
+      const env = interpolated(s.environment);
       assert.equal(env.MONGODB_URL, 'mongodb://mongodb:27017/');
       assert.equal(env.TEMPORAL_ADDRESS, 'temporal:7233');
       assert.equal(env.NODE_ENV, 'production');
@@ -74,6 +80,38 @@ describe('docker-compose.yml', () => {
     assert.ok(svc('api').ports?.includes('127.0.0.1:3000:3000'));
     assert.ok(svc('api').healthcheck);
     assert.match(JSON.stringify(svc('api').healthcheck?.test), /\/v1\/health\/ready/);
+  });
+
+  it('passes the Temporal connection settings (address, namespace, TLS, mTLS, API key) through to the API and the worker', () => {
+    const variables = Object.keys(configSchema.shape).filter((k) =>
+      /^TEMPORAL_(ADDRESS|NAMESPACE|TLS|API_KEY)/.test(k),
+    );
+    assert.ok(variables.length >= 9, variables.join());
+    const dir = '/etc/herald/temporal-tls';
+    const cloud = {
+      TEMPORAL_ADDRESS: 'herald-prod.a1b2c.tmprl.cloud:7233',
+      TEMPORAL_NAMESPACE: 'herald-prod.a1b2c',
+      TEMPORAL_TLS_CERT_FILE: `${dir}/client.pem`,
+      TEMPORAL_TLS_KEY_FILE: `${dir}/client.key`,
+    };
+    for (const name of ['api', 'worker']) {
+      const s = svc(name);
+      for (const v of variables) assert.match(String(s.environment?.[v]), new RegExp(`^\\$\\{${v}:-`), `${name}: ${v}`);
+      assert.ok(
+        s.volumes?.some((m) => m.endsWith(`:${dir}:ro`)),
+        `${name}: the certificate folder is mounted read-only`,
+      );
+      const unset = interpolated(s.environment);
+      assert.equal(unset.TEMPORAL_ADDRESS, 'temporal:7233');
+      assert.equal(configSchema.parse(unset).TEMPORAL_TLS_CERT_FILE, undefined, 'unset stays unset');
+      const given = configSchema.parse(interpolated(s.environment, cloud));
+      assert.deepEqual(
+        [given.TEMPORAL_ADDRESS, given.TEMPORAL_NAMESPACE, given.TEMPORAL_TLS_CERT_FILE, given.TEMPORAL_TLS_KEY_FILE],
+        Object.values(cloud),
+      );
+    }
+    // The worker gets its SIGTERM grace (30 s) + 5 s before compose kills it.
+    assert.equal((svc('worker') as Service & { stop_grace_period?: string }).stop_grace_period, '40s');
   });
 
   it('has a Dockerfile that builds the dist/ entry points the services run', () => {

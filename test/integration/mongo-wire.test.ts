@@ -59,4 +59,31 @@ describe('MongoDB-wire server (real)', () => {
     );
     assert.equal(await col.countDocuments({ key: 'dup' }), 1);
   });
+  it('applies concurrent updates of one document atomically: none is lost (the launcher serializes them)', async () => {
+    // FerretDB's SQLite backend reads, then writes, outside one transaction: without tools/mongo-wire/serialize.go,
+    // 200 concurrent $addToSet kept 44. A pool of 50 connections makes them truly concurrent on the server.
+    const pooled = await MongoClient.connect(requireEnv('MONGODB_URL'), { maxPoolSize: 50 });
+    try {
+      const heads = pooled.db(col.dbName).collection<{ _id: string; e?: number[]; n?: number }>('heads');
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          heads.updateOne({ _id: 'set' }, { $addToSet: { e: { $each: [i] } } }, { upsert: true }).catch(async () => {
+            // two first upserts race on the unique _id; the loser simply updates
+            await heads.updateOne({ _id: 'set' }, { $addToSet: { e: { $each: [i] } } });
+          }),
+        ),
+      );
+      assert.equal((await heads.findOne({ _id: 'set' }))?.e?.length, 200);
+      await heads.insertOne({ _id: 'count', n: 0 });
+      const befores = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          heads.findOneAndUpdate({ _id: 'count' }, { $inc: { n: 1 } }, { returnDocument: 'before' }),
+        ),
+      );
+      assert.equal((await heads.findOne({ _id: 'count' }))?.n, 100);
+      assert.equal(new Set(befores.map((d) => d?.n)).size, 100, 'each findAndModify saw its own value');
+    } finally {
+      await pooled.close();
+    }
+  });
 });

@@ -2,7 +2,8 @@
 // Usage: mongo-wire -listen 127.0.0.1:27017 -data .data/mongo
 //
 // It also gives every collection table the index FerretDB's own `_id` lookups need (idindex.go says why): without
-// it every read, update and delete by `_id` is a full table scan.
+// it every read, update and delete by `_id` is a full table scan. And it makes updates atomic, which FerretDB's SQLite
+// backend does not (serialize.go says why and how).
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -23,6 +25,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	data := flag.String("data", ".data/mongo", "directory for the SQLite databases")
 	idIndex := flag.Bool("id-index", true, "index every collection on FerretDB's pushed-down _id expression (false: only to reproduce the scans)")
+	serialize := flag.Bool("serialize-updates", true, "run one update, findAndModify or delete per collection at a time (serialize.go; false: only to reproduce lost updates)")
 	flag.Parse()
 
 	dir, err := filepath.Abs(*data)
@@ -44,8 +47,21 @@ func main() {
 		go watchIDIndexes(ctx, dir, 200*time.Millisecond)
 	}
 
+	listener := ferretdb.ListenerConfig{TCP: *listen}
+	var socket string
+	if *serialize {
+		// FerretDB on a private socket; this process listens on -listen and forwards (serialize.go).
+		sockDir, err := os.MkdirTemp("", "mongo-wire-")
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer os.RemoveAll(sockDir)
+		socket = filepath.Join(sockDir, "ferretdb.sock")
+		listener = ferretdb.ListenerConfig{Unix: socket}
+	}
+
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener: ferretdb.ListenerConfig{TCP: *listen},
+		Listener: listener,
 		Handler:  "sqlite",
 		// BEGIN IMMEDIATE: an update (read, then write) waits on the busy handler instead of failing at once with
 		// SQLITE_BUSY when another writer holds the lock; synchronous=normal is the WAL setting SQLite recommends.
@@ -55,6 +71,36 @@ func main() {
 		log.Fatal(err)
 	}
 
-	fmt.Printf("mongo-wire listening on %s, data in %s\n", *listen, dir)
-	f.Run(ctx)
+	if !*serialize {
+		fmt.Printf("mongo-wire listening on %s, data in %s\n", *listen, dir)
+		f.Run(ctx)
+		return
+	}
+	ran := make(chan struct{})
+	go func() {
+		f.Run(ctx)
+		close(ran)
+	}()
+	// The public port opens only once FerretDB answers on its socket: a client never reaches a missing backend.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("unix", socket); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			log.Fatal("FerretDB did not open its socket within 30 s")
+		}
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Fatal(err)
+	}
+	go serveSerialized(ln, socket)
+	fmt.Printf("mongo-wire listening on %s (updates serialized per collection), data in %s\n", *listen, dir)
+	select {
+	case <-ctx.Done():
+	case <-ran:
+	}
+	ln.Close()
+	<-ran
 }

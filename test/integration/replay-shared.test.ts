@@ -3,8 +3,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { createMongo } from '../../src/store/mongo.js';
-import { createExpiringRepo } from '../../src/store/expiring-repo.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
 import { signedHeaders } from '../helpers/signed.js';
@@ -57,30 +55,6 @@ describe('replay protection across API instances', () => {
     const digests = ['batch-1', 'batch-seen', 'batch-2', 'batch-seen', 'batch-3'];
     const answers = await Promise.all(digests.map((d) => a.store.expiring.firstUse(d, expiresAt)));
     assert.deepEqual(answers, [true, false, true, false, true]);
-  });
-
-  it('group commit: digests verified while inserts are in flight wait and go out together', async () => {
-    const mongo = createMongo(a.config, { monitorCommands: true });
-    let inserts = 0;
-    mongo.client.on('commandStarted', (e) => {
-      if (e.commandName === 'insert') inserts++;
-    });
-    try {
-      const repo = createExpiringRepo(mongo.db);
-      const expiresAt = new Date(Date.now() + 60_000);
-      // Ten waves of 30, one per event-loop turn: the first two go out at once, the rest wait for them.
-      const waves: Array<Promise<boolean[]>> = [];
-      for (let w = 0; w < 10; w++) {
-        waves.push(Promise.all(Array.from({ length: 30 }, (_, i) => repo.firstUse(`gc-${w}-${i}`, expiresAt))));
-        await new Promise((r) => setImmediate(r));
-      }
-      const answers = (await Promise.all(waves)).flat();
-      assert.equal(answers.filter(Boolean).length, 300);
-      assert.ok(inserts >= 2 && inserts <= 5, `${inserts} insert commands for 10 waves`);
-      assert.equal(await repo.firstUse('gc-1-7', expiresAt), false, 'a batched digest is a replay afterwards');
-    } finally {
-      await mongo.client.close();
-    }
   });
 
   it('stores the digest by _id with an expiry just past the window, and the sweep deletes only expired ones', async () => {

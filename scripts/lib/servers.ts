@@ -19,7 +19,10 @@ export function ensureTools(): void {
   for (const path of Object.values(tools)) if (!existsSync(path)) throw new Error(`missing ${path}`);
 }
 
-/** `args`: extra launcher flags, e.g. `-id-index=false` to reproduce FerretDB's `_id` scans (bench/ids, tests). */
+/**
+ * `args`: extra launcher flags, e.g. `-id-index=false` to reproduce FerretDB's `_id` scans (bench/ids, tests);
+ * HERALD_MONGO_WIRE_FLAGS adds more to every start (e.g. `-serialize-updates=false` to measure what it costs).
+ */
 export async function startMongoWire(opts: {
   port: number;
   dataDir: string;
@@ -29,7 +32,14 @@ export async function startMongoWire(opts: {
   const proc = spawnManaged(
     'mongo-wire',
     tools.mongoWire,
-    ['-listen', `127.0.0.1:${opts.port}`, '-data', opts.dataDir, ...(opts.args ?? [])],
+    [
+      '-listen',
+      `127.0.0.1:${opts.port}`,
+      '-data',
+      opts.dataDir,
+      ...(opts.args ?? []),
+      ...(process.env.HERALD_MONGO_WIRE_FLAGS ?? '').split(' ').filter(Boolean),
+    ],
     { log: opts.log },
   );
   await waitForPort(opts.port, 'the MongoDB-wire server', proc.child);

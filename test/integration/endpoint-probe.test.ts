@@ -6,10 +6,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { WEBHOOK_HEADERS } from '../../src/crypto/webhook-signature.js';
+import { createStartProbe } from '../../src/delivery/endpoint-probe.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
 import { eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 import { probeWorkflowId } from '../../workflows/messages.js';
+import { probeWorkflow } from '../../workflows/probe.js';
 
 describe('endpoint probe (dev server, worker, HTTPS receiver)', () => {
   let s: DeliveryStack;
@@ -24,7 +26,8 @@ describe('endpoint probe (dev server, worker, HTTPS receiver)', () => {
   });
   after(async () => s.stop());
 
-  const typeOf = (body: Buffer) => JSON.parse(body.toString('utf8')) as { eventType: string; data: { probe?: boolean } };
+  const typeOf = (body: Buffer) =>
+    JSON.parse(body.toString('utf8')) as { eventType: string; data: { probe?: boolean } };
 
   it('probes a paused failing endpoint, resumes it at its first 2xx and delivers what was held', async () => {
     s.answers.set('/probed', 500);
@@ -54,7 +57,12 @@ describe('endpoint probe (dev server, worker, HTTPS receiver)', () => {
       assert.ok(probe.headers[h.toLowerCase()], h);
     assert.equal((await s.alice.client.getSubscription(sub.id)).status, 'paused');
     const handle = s.app.temporal.client.workflow.getHandle(probeWorkflowId(sub.id));
-    assert.equal((await handle.describe()).status.name, 'RUNNING');
+    const running = await handle.describe();
+    assert.equal(running.status.name, 'RUNNING');
+    // A second start (a second pause while probing) starts nothing: the same run goes on.
+    const client = s.app.temporal.client;
+    await createStartProbe({ client, taskQueue: s.workerConfig.TEMPORAL_TASK_QUEUE, intervalSeconds: 1 })(sub.id);
+    assert.equal((await handle.describe()).runId, running.runId);
 
     // The endpoint recovers: resumed within a few seconds, the held deliveries delivered.
     s.answers.set('/probed', 204);
@@ -75,6 +83,34 @@ describe('endpoint probe (dev server, worker, HTTPS receiver)', () => {
     assert.deepEqual(deliveries.map((d) => d.eventType).sort(), ['customer.rejected', 'customer.rejected']);
     const tests = await s.alice.client.listEventsPage({ eventType: 'webhook.test', limit: 250 });
     assert.equal(tests.events.length, 0, 'no probe in the event listing');
-    if (process.env.HERALD_RECORD_HISTORIES) await writeHistory('probe-failing-then-resumed', await handle.fetchHistory());
+    if (process.env.HERALD_RECORD_HISTORIES)
+      await writeHistory('probe-failing-then-resumed', await handle.fetchHistory());
+  });
+
+  it('ends without resuming when the subscription is resumed by hand, and gives up after its life cap', async () => {
+    s.answers.set('/by-hand', 410);
+    const sub = await s.subscribe('/by-hand', ['customer.rejected']);
+    await s.publish('customer.rejected');
+    await eventually(async () =>
+      (await s.alice.client.getSubscription(sub.id)).status === 'paused' ? true : undefined,
+    );
+    const handle = s.app.temporal.client.workflow.getHandle(probeWorkflowId(sub.id));
+    await s.alice.client.resumeSubscription(sub.id);
+    assert.deepEqual(await handle.result(), { outcome: 'ended' });
+
+    // Paused by Herald again, its endpoint still 410: a probe with one probe left ends expired, still paused.
+    await s.publish('customer.rejected');
+    await eventually(async () =>
+      (await s.alice.client.getSubscription(sub.id)).status === 'paused' ? true : undefined,
+    );
+    await eventually(async () => ((await handle.describe()).status.name === 'RUNNING' ? true : undefined));
+    await handle.terminate('replaced by a short-lived probe');
+    const short = await s.app.temporal.client.workflow.start(probeWorkflow, {
+      taskQueue: s.workerConfig.TEMPORAL_TASK_QUEUE,
+      workflowId: probeWorkflowId(sub.id),
+      args: [{ subscriptionId: sub.id, intervalSeconds: 1, probesLeft: 1 }],
+    });
+    assert.deepEqual(await short.result(), { outcome: 'expired' });
+    assert.equal((await s.alice.client.getSubscription(sub.id)).status, 'paused');
   });
 });

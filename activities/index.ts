@@ -11,6 +11,9 @@ import { createAutoPause } from '../src/delivery/auto-pause.js';
 import type { FanOut } from '../src/delivery/fan-out.js';
 import { createEndpointHealth, type HealthPolicy } from './endpoint-health.js';
 import { createReleasePage, type SignalRelease } from './release-page.js';
+import { createProbeEndpoint } from './probe-endpoint.js';
+import { createStartProbe } from '../src/delivery/endpoint-probe.js';
+import { startRelease } from '../src/delivery/release-held.js';
 
 export interface ActivityDeps {
   readonly store: Store;
@@ -33,16 +36,21 @@ export interface ActivityDeps {
   readonly signalRelease?: SignalRelease;
   /** The worker's Temporal client and task queue, for recovery campaigns (activities/recovery.ts). */
   readonly temporal?: RecoveryDeps['temporal'];
+  /** The endpoint probe (HERALD_HEALTH_PROBE_SECONDS) and the release rate of its resume; off when absent. */
+  readonly probe?: { readonly intervalSeconds: number; readonly resumeRate: number };
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
 export function createActivities(deps: ActivityDeps) {
-  const autoPause = createAutoPause({ store: deps.store, fanOut: deps.fanOut ?? null });
-  const { healthPolicy: policy, retryAfterMaxSeconds } = deps;
+  const { healthPolicy: policy, retryAfterMaxSeconds, temporal, probe } = deps;
+  const startProbe =
+    temporal && probe ? createStartProbe({ ...temporal, intervalSeconds: probe.intervalSeconds }) : null;
+  const autoPause = createAutoPause({ store: deps.store, fanOut: deps.fanOut ?? null, startProbe });
+  const keys = createSigningKeyCache(deps.vault);
   return {
     attemptDelivery: createAttemptDelivery({
       store: deps.store,
-      keys: createSigningKeyCache(deps.vault),
+      keys,
       subscriptions: createSubscriptionCache(deps.store),
       http: deps.http,
       ...(deps.now ? { now: deps.now } : {}),
@@ -54,6 +62,14 @@ export function createActivities(deps: ActivityDeps) {
       ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
     }),
     releasePage: createReleasePage({ store: deps.store, signalRelease: deps.signalRelease ?? null }),
+    probeEndpoint: createProbeEndpoint({
+      store: deps.store,
+      keys,
+      http: deps.http,
+      release: async (id) => {
+        if (temporal) await startRelease(temporal, id, probe?.resumeRate ?? 10);
+      },
+    }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
     ...createRecoveryActivities({ store: deps.store, ...(deps.temporal ? { temporal: deps.temporal } : {}) }),
   };

@@ -100,6 +100,8 @@ export const configSchema = z.object({
   HERALD_RESUME_RATE: z.coerce.number().min(0.01).max(1000).default(10),
   HERALD_HEALTH_PAUSE_AFTER_SECONDS: z.coerce.number().int().min(1).default(86_400),
   HERALD_HEALTH_PAUSE_MIN_FAILURES: z.coerce.number().int().min(1).default(20),
+  /** Seconds between two probes of an endpoint Herald paused; 0 (the default) = no probe (docs/subscriptions.md). */
+  HERALD_HEALTH_PROBE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
   HERALD_RETRY_AFTER_MAX_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_AFTER_MAX_SECONDS),
   /** Prometheus scrape listeners (docs/operations-metrics.md): the API's, the worker's, and the Temporal SDK's
    * exporter that the worker proxies onto its own (bound on loopback only). */

@@ -97,6 +97,9 @@ export async function createWorkerRuntime(
         },
         retryAfterMaxSeconds: config.HERALD_RETRY_AFTER_MAX_SECONDS,
         signalRelease: releaseSignaller(temporal.client),
+        ...(config.HERALD_HEALTH_PROBE_SECONDS > 0
+          ? { probe: { intervalSeconds: config.HERALD_HEALTH_PROBE_SECONDS, resumeRate: config.HERALD_RESUME_RATE } }
+          : {}),
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });

@@ -2,3 +2,4 @@
 export { deliveryWorkflow } from './delivery.js';
 export { releaseWorkflow } from './release.js';
 export { recoveryWorkflow } from './recovery.js';
+export { probeWorkflow } from './probe.js';

@@ -54,3 +54,8 @@ export function releaseWorkflowId(subscriptionId: string): string {
 
 /** Status, attempt count, next attempt time and last outcome, for operators. */
 export const deliveryStateQuery = defineQuery<DeliveryState>('deliveryState');
+
+/** Workflow id of the endpoint probe of a subscription Herald paused: one at a time per subscription. */
+export function probeWorkflowId(subscriptionId: string): string {
+  return `probe:${subscriptionId}`;
+}

@@ -129,3 +129,11 @@ export interface DeliveryWorkflowResult {
   /** Attempts made by this run. */
   readonly attempts: number;
 }
+
+export interface ProbeInput {
+  readonly subscriptionId: string;
+  /** Seconds between two probes (HERALD_HEALTH_PROBE_SECONDS). */
+  readonly intervalSeconds: number;
+  /** Probes left before the probe gives up (its life cap over every run). */
+  readonly probesLeft: number;
+}

@@ -5,6 +5,7 @@ import { jsonTextOf } from '../domain/json-text.js';
 import { uuidV5 } from '../store/derived-ids.js';
 import type { EventDoc, SubscriptionDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
+import type { StartProbe } from './endpoint-probe.js';
 import type { FanOut } from './fan-out.js';
 
 /** Pauses a subscription for Herald's own reason; answers whether this call (or an earlier, interrupted one) did. */
@@ -38,10 +39,16 @@ export function subscriptionPausedEvent(paused: SubscriptionDoc): EventDoc {
  * Pauses an enabled subscription (410 Gone, sustained failure) and records the operational event
  * `webhook.subscription_paused`: its deliveries to the integrator's other subscriptions are started first, then the
  * event is stored (as the admin API does). A repeat after a crash between the two finds the subscription paused by
- * Herald and writes the same event again (same id: nothing twice). A manual pause records no event.
+ * Herald and writes the same event again (same id: nothing twice). A manual pause records no event. With the probe
+ * on, its workflow is started last (idempotent: one per subscription).
  */
-export function createAutoPause(deps: { store: Store; fanOut: FanOut | null }): AutoPause {
-  const { store, fanOut } = deps;
+export function createAutoPause(deps: {
+  store: Store;
+  fanOut: FanOut | null;
+  /** Starts the endpoint probe (HERALD_HEALTH_PROBE_SECONDS); none when null. */
+  startProbe?: StartProbe | null;
+}): AutoPause {
+  const { store, fanOut, startProbe } = deps;
   return async (subscription, reason, at) => {
     const paused =
       (await store.subscriptions.pause(null, subscription._id, reason, at)) ??
@@ -50,6 +57,7 @@ export function createAutoPause(deps: { store: Store; fanOut: FanOut | null }): 
     const event = subscriptionPausedEvent(paused);
     const started = fanOut ? await fanOut.handOff(event, { except: paused._id }) : [];
     await store.events.insertOnce(event, undefined, started);
+    if (startProbe) await startProbe(paused._id);
     return true;
   };
 }

@@ -213,6 +213,12 @@ describe('pause, resume and receiver signals (dev server, worker, HTTPS receiver
     assert.equal(body.data.reason, 'endpoint_unhealthy');
     assert.equal(body.data.subscriptionId, sub.id);
     assert.equal(s.requestsTo('/watcher-sick').length, 1, 'one event per pause');
+    // The probe is off here (HERALD_HEALTH_PROBE_SECONDS unset): a recovered endpoint is not resumed, nor probed.
+    s.answers.set('/sick', 204);
+    const before = s.requestsTo('/sick').length;
+    await new Promise((r) => setTimeout(r, 2_500));
+    assert.equal((await s.alice.client.getSubscription(sub.id)).status, 'paused', 'nothing resumes it');
+    assert.equal(s.requestsTo('/sick').length, before, 'no probe');
     await s.alice.client.deleteSubscription(watcher.id);
   });
 });

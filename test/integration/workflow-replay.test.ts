@@ -39,6 +39,8 @@ const expected = {
   // markers): a held retry released by the signal, and a held first attempt cancelled.
   'pause-held-retry-released': { activities: 4, timers: 2, signals: 1, updates: 0, markers: 3 },
   'pause-held-then-cancelled': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 3 },
+  // The endpoint probe (workflows/probe.ts): two failing probes, then the 2xx that resumed the subscription.
+  'probe-failing-then-resumed': { activities: 3, timers: 3, signals: 0, updates: 0, markers: 0 },
 } as const;
 type FixtureName = keyof typeof expected;
 

@@ -127,18 +127,20 @@ export async function measureHttp({ token }: { token: string }) {
       paced.unauth.push(await round(UNAUTH_PATH, PACED_PER_ROUND, PACED_RATE));
       paced.auth.push(await round(AUTH_PATH, PACED_PER_ROUND, PACED_RATE));
     }
-    const summary = (xs: HttpFigure[]): HttpFigure => {
-      const rps = median(xs.map((x) => x.rps));
-      return xs.find((x) => x.rps === rps)!;
-    };
-    const byCpu = (xs: HttpFigure[]): HttpFigure => {
-      const cpu = median(xs.map((x) => x.cpuUsPerRequest));
-      return xs.find((x) => x.cpuUsPerRequest === cpu)!;
+    /** The round whose figure `by` is the median of the rounds'. */
+    const medianRound = (xs: HttpFigure[], by: 'rps' | 'cpuUsPerRequest'): HttpFigure => {
+      const m = median(xs.map((x) => x[by]));
+      return xs.find((x) => x[by] === m)!;
     };
     return {
-      auth: summary(results.auth),
-      unauth: summary(results.unauth),
-      paced: { rate: PACED_RATE, perRound: PACED_PER_ROUND, auth: byCpu(paced.auth), unauth: byCpu(paced.unauth) },
+      auth: medianRound(results.auth, 'rps'),
+      unauth: medianRound(results.unauth, 'rps'),
+      paced: {
+        rate: PACED_RATE,
+        perRound: PACED_PER_ROUND,
+        auth: medianRound(paced.auth, 'cpuUsPerRequest'),
+        unauth: medianRound(paced.unauth, 'cpuUsPerRequest'),
+      },
       connections: CONNECTIONS,
       perRound: PER_ROUND,
       rounds: ROUNDS,

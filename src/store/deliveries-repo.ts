@@ -1,17 +1,12 @@
 import type { Db, Filter } from 'mongodb';
 import { type DeliveryStatus, type TerminalReason } from '../domain/delivery-vocabulary.js';
 import { after, newestFirst, type Position } from './cursor.js';
+import { createCancellation } from './deliveries-cancel.js';
 import { deliveryIdOf } from './derived-ids.js';
 import { isDuplicateKey } from './integrators-repo.js';
 import { ownedBy } from './owned.js';
 import type { AttemptDoc, DeliveryDoc } from './documents.js';
-import {
-  deliveryEntries,
-  listFromDeliveryPages,
-  pendingCandidates,
-  statusEntries,
-  type DeliveryListFilters,
-} from './delivery-pages.js';
+import { deliveryEntries, listFromDeliveryPages, statusEntries, type DeliveryListFilters } from './delivery-pages.js';
 import { pageCollections, type PageSizes } from './event-pages/docs.js';
 import { fileRows, fileRowsBulk, type Filed } from './event-pages/write.js';
 import { layoutResolver, type ListingLayout } from './listing-layout.js';
@@ -49,27 +44,10 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
     if (entries.length > 0 && (await layout()) === 'pages') await fileRows(pages, entries);
   };
 
-  /**
-   * Ends a delivery as cancelled in one write by `_id` and returns it as it was before (null: no such delivery).
-   * Only a pending one is cancelled: one that ended meanwhile gets its ending put back (the rare lost race costs a
-   * second write); one newly cancelled is filed under `cancelled`.
-   */
-  async function cancelOne(_id: string, terminalReason: TerminalReason, now: Date): Promise<DeliveryDoc | null> {
-    const cancelled = { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: now } as const;
-    const before = await deliveries.findOneAndUpdate({ _id }, { $set: cancelled }, { returnDocument: 'before' });
-    if (!before || before.status === 'pending') {
-      if (before) await file(statusEntries(before, 'cancelled'));
-      return before;
-    }
-    const { status, terminalReason: reason, nextAttemptAt, updatedAt } = before;
-    await deliveries.updateOne({ _id }, { $set: { status, terminalReason: reason, nextAttemptAt, updatedAt } });
-    return before;
-  }
-
   return {
     collection: deliveries,
     pages,
-    cancelOne,
+    ...createCancellation({ deliveries, pages, layout, file }),
 
     /**
      * The delivery of this event to this subscription, created on the first call: its `_id` is derived from both,
@@ -213,18 +191,13 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
       const current = await deliveries.findOne({ _id });
       if (current?.status === 'cancelled') return 'cancelled';
       const ended = { status: 'failed', terminalReason, nextAttemptAt: null, updatedAt: at } as const;
-      if (!current) {
-        const doc: DeliveryDoc = { _id, ...created, ...ended, attemptCount: 0, lastResponseSummary: null };
-        const inserted = await deliveries.insertOne(doc).then(
+      const inserted =
+        !current &&
+        (await deliveries.insertOne({ _id, ...created, ...ended, attemptCount: 0, lastResponseSummary: null }).then(
           () => true,
           (err: unknown) => (isDuplicateKey(err) ? false : Promise.reject(err)),
-        );
-        if (inserted) {
-          await file(statusEntries(identity, 'failed'));
-          return 'failed';
-        }
-      }
-      await deliveries.updateOne({ _id }, { $set: ended });
+        ));
+      if (!inserted) await deliveries.updateOne({ _id }, { $set: ended });
       await file(statusEntries(identity, 'failed'));
       return 'failed';
     },
@@ -286,40 +259,6 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
         { $set: { status: 'pending', terminalReason: null, nextAttemptAt: at, updatedAt: at } },
       );
       await file(statusEntries(delivery, 'pending'));
-    },
-
-    /**
-     * Marks a subscription's pending deliveries cancelled (terminal); returns their ids so their workflows can be
-     * woken to end. An attempt already running records its own outcome but leaves a cancelled status alone. With the
-     * `pages` layout the candidates are the subscription's rows filed as pending, each read and cancelled by `_id`;
-     * one that ended meanwhile (the read and the write are two commands) gets its ending put back.
-     */
-    async cancelPendingOf(
-      integratorId: string,
-      subscriptionId: string,
-      terminalReason: TerminalReason,
-    ): Promise<string[]> {
-      const now = new Date();
-      const cancelled = { status: 'cancelled', terminalReason, nextAttemptAt: null, updatedAt: now } as const;
-      if ((await layout()) === 'indexes') {
-        const pending = await deliveries
-          .find({ subscriptionId, status: 'pending' }, { projection: { _id: 1 } })
-          .map((d) => d._id)
-          .toArray();
-        if (pending.length > 0)
-          await deliveries.updateMany({ _id: { $in: pending }, status: 'pending' }, { $set: cancelled });
-        return pending;
-      }
-      const ids = await pendingCandidates(pages, integratorId, subscriptionId);
-      const ended = await Promise.all(
-        ids.map(async (_id) => {
-          if ((await deliveries.findOne({ _id }, { projection: { status: 1 } }))?.status !== 'pending') return null;
-          const before = await cancelOne(_id, terminalReason, now);
-          return before?.status === 'pending' ? before : null;
-        }),
-      );
-      const done = ended.filter((d): d is DeliveryDoc => d !== null);
-      return done.map((d) => d._id);
     },
   };
 }

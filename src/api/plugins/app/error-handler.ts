@@ -43,7 +43,8 @@ export const errorHandlerPlugin = fp(
         request.log.error({ err: error }, 'unhandled error');
         body = { error: 'internal_error', status: 500 };
       }
-      if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+      // A 503 is load shedding (src/api/ingest-gate.ts), counted by the request metrics: no error line per request.
+      if (body.status >= 500 && body.status !== 503) request.log.error({ err: error }, 'request failed');
       return reply.code(body.status).type('application/json').send(body);
     });
 

@@ -3,15 +3,16 @@ import { HttpError } from './errors.js';
 
 /**
  * Admission control of the event ingest (docs/events.md, "Load shedding"). At most `concurrency` ingests run at once
- * per API instance; up to `queue` more wait their turn in arrival order; beyond that an ingest is answered 503
- * `overloaded` with Retry-After at once, before anything is read or written. So the database never holds more of
- * this instance's ingests than it can serve within the commit-lag bound, and a backlog (clients retrying after a
+ * per API instance; up to `queue` more wait their turn in arrival order, each for `maxWaitMs` at most; beyond that
+ * an ingest is answered 503 `overloaded` with Retry-After, before anything is read or written. So the database never
+ * holds more of this instance's ingests than it serves in a few seconds, and a backlog (producers retrying after a
  * restart of a dependency) cannot grow without limit: a producer retries later instead.
  */
 export interface IngestGate {
   /**
    * Waits for a slot; resolves with its release (call it exactly once, when the ingest ends), or null when the
-   * caller went away (`gone()` true once its turn came) — then no slot is held. Throws the 503 when the queue is full.
+   * caller went away (`gone()` true once its turn came) — then no slot is held. Throws the 503 when the queue is
+   * full, or when no slot came within `maxWaitMs`.
    */
   enter(gone?: () => boolean): Promise<(() => void) | null>;
   /** Ingests running and waiting now. */
@@ -22,6 +23,11 @@ export interface IngestGate {
 export interface IngestGateOptions {
   concurrency: number;
   queue: number;
+  /**
+   * The longest an ingest waits for a slot before it is shed too (default 2 s): a deep queue only makes producers
+   * time out and send again while their first request still waits, so the queue fills with requests nobody awaits.
+   */
+  maxWaitMs?: number;
   /** Seconds a shed producer is asked to wait (Retry-After). */
   retryAfterSec?: number;
 }
@@ -30,15 +36,24 @@ export interface IngestGateOptions {
 export const overloaded = (retryAfterSec: number): HttpError =>
   new HttpError(503, 'overloaded', undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) });
 
-export function createIngestGate({ concurrency, queue, retryAfterSec = 1 }: IngestGateOptions): IngestGate {
+interface Waiter {
+  admit(): void;
+  timer: NodeJS.Timeout;
+}
+
+export function createIngestGate(options: IngestGateOptions): IngestGate {
+  const { concurrency, queue, maxWaitMs = 2_000, retryAfterSec = 1 } = options;
   let running = 0;
-  const waiters: (() => void)[] = [];
+  const waiters: Waiter[] = [];
 
   const release = () => {
     const next = waiters.shift();
-    if (next)
-      next(); // the slot passes straight to the next in line
-    else running -= 1;
+    if (!next) {
+      running -= 1;
+      return;
+    }
+    clearTimeout(next.timer);
+    next.admit(); // the slot passes straight to the next in line
   };
   const slot = () => {
     let released = false;
@@ -62,7 +77,16 @@ export function createIngestGate({ concurrency, queue, retryAfterSec = 1 }: Inge
         return slot();
       }
       if (waiters.length >= queue) throw overloaded(retryAfterSec);
-      await new Promise<void>((resolve) => waiters.push(resolve));
+      await new Promise<void>((admit, shed) => {
+        const waiter: Waiter = {
+          admit,
+          timer: setTimeout(() => {
+            waiters.splice(waiters.indexOf(waiter), 1);
+            shed(overloaded(retryAfterSec));
+          }, maxWaitMs),
+        };
+        waiters.push(waiter);
+      });
       if (!gone()) return slot();
       release(); // its client left while it waited: hand the slot on, do no work for nobody
       return null;

@@ -46,4 +46,19 @@ describe('the ingest gate', () => {
     s!();
     assert.equal(gate.running, 0);
   });
+
+  it('sheds a waiter that got no slot within maxWaitMs, and frees its place in the queue', async () => {
+    const gate = createIngestGate({ concurrency: 1, queue: 1, maxWaitMs: 50 });
+    const first = await gate.enter();
+    const t = Date.now();
+    await assert.rejects(gate.enter(), (err: unknown) => err instanceof HttpError && err.status === 503);
+    assert.ok(Date.now() - t >= 45);
+    assert.equal(gate.waiting, 0);
+    const next = gate.enter(); // the queue has room again
+    first!();
+    const s = await next;
+    assert.ok(s);
+    s();
+    assert.equal(gate.running, 0);
+  });
 });

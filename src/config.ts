@@ -96,7 +96,7 @@ export const configSchema = z.object({
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   HERALD_TEST_SENDS_PER_HOUR: z.coerce.number().int().min(1).default(60),
   /** Event ingests one API instance runs at once, and how many more may wait; beyond: 503 (src/api/ingest-gate.ts). */
-  HERALD_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  HERALD_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   HERALD_INGEST_QUEUE: z.coerce.number().int().min(0).max(100_000).default(256),
   // Delivery control (docs/subscriptions.md, docs/deliveries.md): how fast a resume releases held deliveries (per
   // subscription, deliveries/s), when a failing endpoint is paused, the longest wait a Retry-After may ask for.

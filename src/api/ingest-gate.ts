@@ -24,7 +24,7 @@ export interface IngestGateOptions {
   concurrency: number;
   queue: number;
   /**
-   * The longest an ingest waits for a slot before it is shed too (default 2 s): a deep queue only makes producers
+   * The longest an ingest waits for a slot before it is shed too (default 2 s): a long wait only makes producers
    * time out and send again while their first request still waits, so the queue fills with requests nobody awaits.
    */
   maxWaitMs?: number;

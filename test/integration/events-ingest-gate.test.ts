@@ -23,7 +23,12 @@ describe('ingest load shedding: 503 overloaded when too many ingests are in flig
   const slow = new Map<string, number>(); // event id → ms its insert is held
 
   before(async () => {
-    ({ app } = await buildTestApp({ HERALD_INGEST_CONCURRENCY: '1', HERALD_INGEST_QUEUE: '1' }));
+    // A long wait bound: on a loaded machine the held ingest may take longer than the default 2 s.
+    ({ app } = await buildTestApp({
+      HERALD_INGEST_CONCURRENCY: '1',
+      HERALD_INGEST_QUEUE: '1',
+      HERALD_INGEST_WAIT_MS: '20000',
+    }));
     baseUrl = await listen(app);
     acme = await registerIntegrator(app, baseUrl);
     subscriptionId = randomUUID();

@@ -17,6 +17,7 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
   const gate = createIngestGate({
     concurrency: app.config.HERALD_INGEST_CONCURRENCY,
     queue: app.config.HERALD_INGEST_QUEUE,
+    maxWaitMs: app.config.HERALD_INGEST_WAIT_MS,
   });
   app.post(
     '/internal/v1/events',

@@ -3,15 +3,14 @@
 // error shape, with nothing written (no event, no delivery workflow); the admitted ones complete; a producer that
 // retries is stored; a request whose client left while it waited does no work.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { newSigningKey } from '../../src/api/subscription-input.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import type { EventsRepo } from '../../src/store/events-repo.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
+import { seedSubscription } from '../helpers/deliveries.js';
 import { postEvent, sampleEvent } from '../helpers/events.js';
 import { adminHeaders, listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
 
@@ -31,18 +30,11 @@ describe('ingest load shedding: 503 overloaded when too many ingests are in flig
     }));
     baseUrl = await listen(app);
     acme = await registerIntegrator(app, baseUrl);
-    subscriptionId = randomUUID();
-    await app.store.subscriptions.create(
-      {
-        _id: subscriptionId,
-        integratorId: acme.integratorId,
-        url: 'https://hooks.example.com/h',
-        eventTypes: 'all',
-        description: null,
-      },
-      newSigningKey(app.vault, subscriptionId),
-      new Date(Date.now() - 60_000),
-    );
+    const seeded = await seedSubscription(app.store, app.vault, {
+      integratorId: acme.integratorId,
+      url: 'https://hooks.example.com/h',
+    });
+    subscriptionId = seeded.subscription._id;
     const events = app.store.events as { insertOnce: EventsRepo['insertOnce'] };
     const insertOnce = events.insertOnce.bind(events);
     events.insertOnce = async (doc, ...rest) => {

@@ -100,7 +100,7 @@ describe('polling createdAfter with concurrent ingests', { timeout: 60_000 }, ()
     const about = lines.filter((l) => l.eventId === r.late).map((l) => l.msg);
     assert.deepEqual(about, ['late event commit', 'late event commit repaired late']);
     assert.ok(r.lateCreatedAt > r.first.newest, 'createdAt moved past what the poller saw');
-    // A poller that looked while the repair was under way, then again with the overlap, finds it.
+    // A poller that looked before the late commit and its late repair, then again with the overlap, finds it.
     assert.ok((await poll(new Date(r.first.newest.getTime() - POLL_OVERLAP_SEC * 1000))).ids.has(r.late));
   });
 });

@@ -95,6 +95,10 @@ export const configSchema = z.object({
   HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   HERALD_TEST_SENDS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  /** Ingests one API instance runs at once, how many more may wait and how long (ms); beyond: 503 (ingest-gate.ts). */
+  HERALD_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  HERALD_INGEST_QUEUE: z.coerce.number().int().min(0).max(100_000).default(256),
+  HERALD_INGEST_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   // Delivery control (docs/subscriptions.md, docs/deliveries.md): how fast a resume releases held deliveries (per
   // subscription, deliveries/s), when a failing endpoint is paused, the longest wait a Retry-After may ask for.
   HERALD_RESUME_RATE: z.coerce.number().min(0.01).max(1000).default(10),

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { boundCommitLag } from '../../store/commit-lag.js';
 import { historyItemJson, newEventDoc } from '../../domain/event-record.js';
@@ -5,13 +6,19 @@ import { NULL_JSON } from '../../domain/json-text.js';
 import { bodyMemberText } from '../json-body.js';
 import { sendJsonText } from '../send-json.js';
 import { badRequest, conflict, errorResponses } from '../errors.js';
-import { eventHistoryItem, publishEventBody } from '../schemas/events.js';
+import { createIngestGate, gated } from '../ingest-gate.js';
+import { eventHistoryItem, publishEventBody, type PublishEventBody } from '../schemas/events.js';
 
 /**
  * The platform publishes lifecycle events here (admin bearer token). Stored once per id, then handed to the
  * fan-out; see docs/events.md for the contract and README "Event hand-off to delivery" for the crash story.
  */
 export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
+  const gate = createIngestGate({
+    concurrency: app.config.HERALD_INGEST_CONCURRENCY,
+    queue: app.config.HERALD_INGEST_QUEUE,
+    maxWaitMs: app.config.HERALD_INGEST_WAIT_MS,
+  });
   app.post(
     '/internal/v1/events',
     {
@@ -22,12 +29,14 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
           '201 with the stored event the first time; 200 with the stored event when the same event (same id and ' +
           'content) is sent again; 409 when the id exists with other content. `data` is kept as the exact text ' +
           'sent. Bodies over 256 KiB → 413; not UTF-8, nested over 64 levels or a number beyond ±1.8e308 → 400 ' +
-          'naming the JSON path.',
+          'naming the JSON path. 503 `overloaded` with Retry-After when too many ingests are in flight: nothing ' +
+          'was stored; send it again after that delay.',
         body: publishEventBody,
-        response: { 200: eventHistoryItem, 201: eventHistoryItem, ...errorResponses(400, 401, 409, 413) },
+        response: { 200: eventHistoryItem, 201: eventHistoryItem, ...errorResponses(400, 401, 409, 413, 503) },
       },
     },
-    async (request, reply) => {
+    // Admitted first, before anything is read or written (docs/events.md, "Load shedding").
+    gated(gate, async (request: FastifyRequest<{ Body: PublishEventBody }>, reply: FastifyReply) => {
       const { occurredAt, ...fields } = request.body;
       // Validate everything before writing anything.
       if (!(await app.store.integrators.known(fields.integratorId))) {
@@ -55,6 +64,6 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
         app.metrics.deliveriesCreated(started.length);
       }
       return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
-    },
+    }),
   );
 };

@@ -43,7 +43,9 @@ export const errorHandlerPlugin = fp(
         request.log.error({ err: error }, 'unhandled error');
         body = { error: 'internal_error', status: 500 };
       }
-      if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+      // Load shedding (src/api/ingest-gate.ts) is counted by the request metrics: no error line per shed request.
+      const shed = error instanceof HttpError && error.code === 'overloaded';
+      if (body.status >= 500 && !shed) request.log.error({ err: error }, 'request failed');
       return reply.code(body.status).type('application/json').send(body);
     });
 

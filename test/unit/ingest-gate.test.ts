@@ -1,0 +1,64 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createIngestGate } from '../../src/api/ingest-gate.js';
+import { HttpError } from '../../src/api/errors.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('the ingest gate', () => {
+  it('admits up to its concurrency, queues up to its queue, sheds the rest with 503 overloaded + Retry-After', async () => {
+    const gate = createIngestGate({ concurrency: 2, queue: 1, retryAfterSec: 2 });
+    const a = await gate.enter();
+    const b = await gate.enter();
+    assert.ok(a && b);
+    const queued = gate.enter();
+    await tick();
+    assert.deepEqual([gate.running, gate.waiting], [2, 1]);
+    await assert.rejects(gate.enter(), (err: unknown) => {
+      assert.ok(err instanceof HttpError);
+      assert.deepEqual(err.toBody(), { error: 'overloaded', status: 503 });
+      assert.deepEqual(err.headers, { 'retry-after': '2' });
+      return true;
+    });
+    a();
+    const c = await queued; // the released slot went to the waiting one
+    assert.ok(c);
+    assert.deepEqual([gate.running, gate.waiting], [2, 0]);
+    a(); // a second release of the same slot changes nothing
+    assert.equal(gate.running, 2);
+    b();
+    c();
+    assert.equal(gate.running, 0);
+  });
+
+  it('serves the queue in arrival order and skips a waiter whose client left', async () => {
+    const gate = createIngestGate({ concurrency: 1, queue: 3 });
+    const first = await gate.enter();
+    const order: string[] = [];
+    const left = gate.enter(() => true).then((s) => (order.push(`left:${s === null}`), s));
+    const second = gate.enter().then((s) => (order.push('second'), s));
+    await tick();
+    first!();
+    assert.equal(await left, null);
+    const s = await second;
+    assert.deepEqual(order, ['left:true', 'second']);
+    assert.deepEqual([gate.running, gate.waiting], [1, 0]);
+    s!();
+    assert.equal(gate.running, 0);
+  });
+
+  it('sheds a waiter that got no slot within maxWaitMs, and frees its place in the queue', async () => {
+    const gate = createIngestGate({ concurrency: 1, queue: 1, maxWaitMs: 50 });
+    const first = await gate.enter();
+    const t = Date.now();
+    await assert.rejects(gate.enter(), (err: unknown) => err instanceof HttpError && err.status === 503);
+    assert.ok(Date.now() - t >= 45);
+    assert.equal(gate.waiting, 0);
+    const next = gate.enter(); // the queue has room again
+    first!();
+    const s = await next;
+    assert.ok(s);
+    s();
+    assert.equal(gate.running, 0);
+  });
+});

@@ -1,6 +1,6 @@
-// `npm test`: installs missing tools, starts one throw-away test bed (MongoDB-wire + Temporal dev server on free
-// ports, workflows bundled once), runs unit and integration tests with node's test runner, stops the servers and
-// ends with `N passed, N failed`.  `npm test -- test/unit/x.test.ts` runs some files only.
+// `npm test`: installs missing tools (promtool too), starts one throw-away test bed (MongoDB-wire + Temporal dev
+// server on free ports, workflows bundled once), runs unit and integration tests with node's test runner, stops the
+// servers and ends with `N passed, N failed`.  `npm test -- test/unit/x.test.ts` runs some files only.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -17,7 +17,7 @@ function testFiles(dir: string): string[] {
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const bed = await startTestBed();
+  const bed = await startTestBed('herald-test-', { promtool: true }); // test/unit/ops-files.test.ts runs it
   try {
     const env: NodeJS.ProcessEnv = { ...bed.env, NODE_ENV: 'test' };
     console.log(`test bed: MongoDB-wire ${env.MONGODB_URL}, Temporal ${env.TEMPORAL_ADDRESS}, logs in ${bed.tmp}`);

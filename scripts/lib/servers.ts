@@ -12,11 +12,16 @@ export const tools = {
   mongoWire: join(root, '.tools/bin/mongo-wire'),
 } as const;
 
-/** Runs scripts/tools.sh (idempotent; seconds when everything is already there). */
-export function ensureTools(): void {
-  const result = spawnSync('bash', [join(root, 'scripts/tools.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
+/** promtool, pinned by tools/promtool: built by scripts/tools.sh only when asked (`npm test` asks). */
+export const promtoolPath = join(root, '.tools/bin/promtool');
+
+/** Runs scripts/tools.sh (idempotent; seconds when everything is already there); `promtool` adds promtool. */
+export function ensureTools(options: { promtool?: boolean } = {}): void {
+  const args = [join(root, 'scripts/tools.sh'), ...(options.promtool ? ['--promtool'] : [])];
+  const result = spawnSync('bash', args, { stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error('scripts/tools.sh failed: the local servers cannot be installed');
-  for (const path of Object.values(tools)) if (!existsSync(path)) throw new Error(`missing ${path}`);
+  const needed = [...Object.values(tools), ...(options.promtool ? [promtoolPath] : [])];
+  for (const path of needed) if (!existsSync(path)) throw new Error(`missing ${path}`);
 }
 
 /**

@@ -24,8 +24,11 @@ const quietLogger = { trace() {}, debug() {}, info() {}, warn: console.warn, err
  * One throw-away set of servers in a temp folder: a MongoDB-wire server and a Temporal dev server on free ports
  * (each skipped when MONGODB_URL / TEMPORAL_ADDRESS is already set), and the workflows bundled once.
  */
-export async function startTestBed(prefix = 'herald-test-'): Promise<TestBed> {
-  ensureTools();
+export async function startTestBed(
+  prefix = 'herald-test-',
+  toolOptions: Parameters<typeof ensureTools>[0] = {},
+): Promise<TestBed> {
+  ensureTools(toolOptions);
   const tmp = mkdtempSync(join(tmpdir(), prefix));
   const servers: Managed[] = [];
   const env: NodeJS.ProcessEnv = {

@@ -52,11 +52,32 @@ function learnFromActivation(meta: LogMetadata): void {
   }
 }
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+/**
+ * A line of the SDK's Rust core (forwarded: src/telemetry/temporal-runtime.ts) names a run in a `runId` field or
+ * only in its text (`[TMPRL1104] <runId>:<eventId>:<attempt> Workflow task duration …`).
+ */
+const runOfCoreLine = (message: string, meta: LogMetadata): string | undefined =>
+  meta.sdkComponent === 'core' ? UUID.exec(message)?.[0] : undefined;
+
+/**
+ * A line's own fields win over the map's, except on a core line: there a field named like one of the five ids means
+ * something else (`eventId`: the number of a history event) and is kept as `core<Name>` (`coreEventId`).
+ */
+function withIds(ids: DeliveryLogIds, meta: LogMetadata): LogMetadata {
+  if (meta.sdkComponent !== 'core') return { ...ids, ...meta };
+  const clashes = Object.keys(ids)
+    .filter((key) => key in meta)
+    .map((key) => [`core${key[0]!.toUpperCase()}${key.slice(1)}`, meta[key]]);
+  return { ...meta, ...ids, ...Object.fromEntries(clashes) };
+}
+
 /** The delivery a line is about: by a `delivery:` workflow id, else by a run id. */
-function idsOfLine(meta: LogMetadata): DeliveryLogIds | undefined {
+function idsOfLine(message: string, meta: LogMetadata): DeliveryLogIds | undefined {
   const execution = (meta.start as { workflowExecution?: Execution } | undefined)?.workflowExecution;
   const deliveryId = deliveryIdOfWorkflow(meta.workflowId ?? execution?.workflowId);
-  const runId = asString(meta.runId ?? meta.workflowRunId ?? execution?.runId);
+  const runId = asString(meta.runId ?? meta.workflowRunId ?? execution?.runId ?? runOfCoreLine(message, meta));
   if (deliveryId === undefined && runId === undefined) return undefined;
   return deliveryIdsOf(deliveryId === undefined ? { runId } : { deliveryId });
 }
@@ -67,8 +88,8 @@ export function withDeliveryIds(inner: Logger, level: LogLevel = levelOf(inner))
   const log = (lineLevel: LogLevel, message: string, meta?: LogMetadata): void => {
     if (meta?.jobs !== undefined) learnFromActivation(meta);
     if (SEVERITIES.indexOf(lineLevel) < threshold) return;
-    const ids = meta && idsOfLine(meta);
-    inner.log(lineLevel, message, ids ? { ...ids, ...meta } : meta);
+    const ids = meta && idsOfLine(message, meta);
+    inner.log(lineLevel, message, ids ? withIds(ids, meta) : meta);
   };
   return {
     log,

@@ -68,4 +68,25 @@ describe('Temporal SDK lines about a delivery', () => {
     assert.equal(deliveryIdsOf({ runId: 'run-first' }), undefined);
     assert.deepEqual(deliveryIdsOf({ deliveryId: 'first' }), { deliveryId: 'first' }, 'known by id only');
   });
+
+  it("names the run of a forwarded core line from its text, keeping the core's own eventId as coreEventId", () => {
+    const { logger, lines } = collecting();
+    const log = withDeliveryIds(logger, 'WARN');
+    const runId = '01a2099b-102b-7cfb-8e82-62d73d35eeb4';
+    rememberDeliveryIds({ deliveryId: 'd-core', eventId: 'e-core', attemptNumber: 2 }, runId);
+    const message = `[TMPRL1104] ${runId}:4:1 Workflow task duration exceeded 5 seconds.`;
+    log.warn(message, { sdkComponent: 'core', eventId: 4, attempt: 1 });
+    assert.deepEqual(lines[0]!.meta, {
+      sdkComponent: 'core',
+      deliveryId: 'd-core',
+      eventId: 'e-core',
+      coreEventId: 4,
+      attempt: 1,
+      attemptNumber: 2,
+    });
+    // A run id in the text of a line that is not the core's, or an unknown run, adds nothing.
+    log.warn(`retrying ${runId}`, { sdkComponent: 'worker' });
+    log.warn('[TMPRL1104] 11111111-2222-4333-8444-555555555555:4:1 Workflow task …', { sdkComponent: 'core' });
+    assert.deepEqual([lines[1]!.meta, lines[2]!.meta], [{ sdkComponent: 'worker' }, { sdkComponent: 'core' }]);
+  });
 });

@@ -42,10 +42,19 @@ const activityLogError: LogError = (message, fields) => Context.current().log.er
 
 /** A first attempt made this soon after the hand-off signs with the subscription as the event was matched against. */
 const MATCHED_SUBSCRIPTION_MAX_AGE_MS = 10_000;
-/** How long a first attempt waits for its event to be stored (the API stores it right after starting the workflow). */
-const EVENT_WAITS_MS = [10, 20, 40, 80, 160, 320, 640];
-/** Activity calls (~2 min with the workflow's retry policy) before a never-stored event fails the run. */
-const EVENT_MAX_ACTIVITY_ATTEMPTS = 8;
+/**
+ * A first attempt may start before the API has stored its event (the API stores it right after starting the
+ * workflow). It reads the event by `_id` again after each of these waits, then every EVENT_POLL_MS, for up to
+ * EVENT_WAIT_PER_CALL_MS; then the call fails EventNotStored and Temporal runs it again after EVENT_RETRY_DELAY_MS,
+ * not after the retry policy's growing back-off, so an event stored late is found within about a poll step whatever
+ * the lag. Bounded per call (the call stays well within its timeouts and frees its slot) and in all: a hand-off older
+ * than EVENT_NOT_STORED_LIMIT_MS whose event is still missing (its ingest failed) fails the run without a request.
+ */
+const EVENT_FIRST_WAITS_MS = [10, 20, 40, 80];
+const EVENT_POLL_MS = 150;
+const EVENT_WAIT_PER_CALL_MS = 2_000;
+export const EVENT_RETRY_DELAY_MS = 250;
+export const EVENT_NOT_STORED_LIMIT_MS = 120_000;
 
 const temporalAttempt = (): number => Context.current().info.attempt;
 
@@ -125,7 +134,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const fresh =
       handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;
     const [event, subscription] = await Promise.all([
-      eventOf(ctx, handOff !== undefined),
+      eventOf(ctx, handOff),
       fresh
         ? subscriptions.atVersion(handOff.subscriptionId, handOff.subscriptionVersion)
         : subscriptions.current(delivery.subscriptionId),
@@ -210,21 +219,28 @@ export function createAttemptDelivery(deps: AttemptDeps) {
   }
 
   /** The event; a handed-off one may still be on its way into the store (the API stores it after the start). */
-  async function eventOf(ctx: DeliveryLogContext, handedOff: boolean): Promise<EventDoc> {
+  async function eventOf(ctx: DeliveryLogContext, handOff: HandOff | undefined): Promise<EventDoc> {
     const id = ctx.eventId;
-    let waited = false;
-    for (const wait of [...(handedOff ? EVENT_WAITS_MS : []), null]) {
+    const waiting =
+      handOff !== undefined && now().getTime() - Date.parse(handOff.createdAt) < EVENT_NOT_STORED_LIMIT_MS;
+    const giveUpAt = Date.now() + (waiting ? EVENT_WAIT_PER_CALL_MS : 0);
+    for (let i = 0; ; i++) {
       const event = await store.events.findById(id);
       if (event) {
-        if (handedOff && waited) observer?.eventWaited(ctx, 'stored_late');
+        if (handOff && (i > 0 || activityAttempt() > 1)) observer?.eventWaited(ctx, 'stored_late');
         return event;
       }
-      if (wait !== null) await sleep(wait);
-      waited = true;
+      const wait = EVENT_FIRST_WAITS_MS[i] ?? EVENT_POLL_MS;
+      if (Date.now() + wait > giveUpAt) break;
+      await sleep(wait);
     }
-    if (handedOff && activityAttempt() < EVENT_MAX_ACTIVITY_ATTEMPTS) {
+    if (waiting) {
       observer?.eventWaited(ctx, 'not_stored');
-      throw ApplicationFailure.retryable(`event ${id} is not stored (yet)`, 'EventNotStored');
+      throw ApplicationFailure.create({
+        type: 'EventNotStored',
+        message: `event ${id} is not stored (yet)`,
+        nextRetryDelay: EVENT_RETRY_DELAY_MS,
+      });
     }
     throw ApplicationFailure.nonRetryable(`event ${id} not found`, 'DeliveryNotFound');
   }

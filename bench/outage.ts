@@ -100,7 +100,9 @@ for (const list of failing.values())
     const prev = list[n - 1] ?? 0;
     retryLateMs.push((list[n] ?? 0) - prev - (RETRY_DELAYS_SECONDS[n - 1] ?? 0) * 1000);
   }
-const sampled = [...ingestedAt.keys()].filter((_, i, all) => i % Math.max(1, Math.floor(all.length / flags.histories)) === 0);
+const sampled = [...ingestedAt.keys()].filter(
+  (_, i, all) => i % Math.max(1, Math.floor(all.length / flags.histories)) === 0,
+);
 const histories = (subscriptionId: string) =>
   historyBreakdown(
     stack.app.temporal.client,
@@ -143,9 +145,13 @@ console.log(
 );
 console.log('ingest request phases (ms, p50 / p99):');
 for (const [name, q] of Object.entries(figures.ingestMs)) console.log(`  ${name.padEnd(22)} ${q.p50} / ${q.p99}`);
-console.log(`from ${sampled.length} histories per endpoint (ms, p50 / p99; firstTries: Temporal's tries of the first attempt):`);
+console.log(
+  `from ${sampled.length} histories per endpoint (ms, p50 / p99; firstTries: Temporal's tries of the first attempt):`,
+);
 for (const [name, q] of Object.entries(figures.historiesMs.failing))
-  console.log(`  ${name.padEnd(24)} failing ${q.p50} / ${q.p99}, healthy ${figures.historiesMs.healthy[name as keyof typeof figures.historiesMs.healthy].p50} / ${figures.historiesMs.healthy[name as keyof typeof figures.historiesMs.healthy].p99}`);
+  console.log(
+    `  ${name.padEnd(24)} failing ${q.p50} / ${q.p99}, healthy ${figures.historiesMs.healthy[name as keyof typeof figures.historiesMs.healthy].p50} / ${figures.historiesMs.healthy[name as keyof typeof figures.historiesMs.healthy].p99}`,
+  );
 for (const [name, p] of Object.entries(figures.processes))
   console.log(`  ${name.padEnd(10)} CPU ${p.cpuSeconds} s, peak RSS ${p.peakRssMb} MB`);
 console.log(JSON.stringify(figures));

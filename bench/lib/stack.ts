@@ -86,7 +86,10 @@ export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProce
 }
 
 /** `monitorCommands`: the API's driver emits command events (bench/lib/ingest-marks.ts times the event insert). */
-export async function startBenchStack(logDir: string, options: { monitorCommands?: boolean } = {}): Promise<BenchStack> {
+export async function startBenchStack(
+  logDir: string,
+  options: { monitorCommands?: boolean } = {},
+): Promise<BenchStack> {
   const env = benchEnv();
   const token = env.HERALD_ADMIN_TOKEN;
   const config = loadConfig(env);

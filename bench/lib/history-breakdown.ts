@@ -30,6 +30,8 @@ function activityTimes(events: readonly HistoryEvent[], scheduled: HistoryEvent)
 
 interface Rows {
   firstStartToScheduled: number[];
+  firstTaskWait: number[];
+  firstTaskRun: number[];
   firstScheduledToStarted: number[];
   firstTries: number[];
   firstRun: number[];
@@ -44,6 +46,11 @@ function addHistory(events: readonly HistoryEvent[], rows: Rows): void {
   const start = events.find((e) => e.workflowExecutionStartedEventAttributes);
   const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes);
   const first = scheduled[0] && activityTimes(events, scheduled[0]);
+  const firstTask = (kind: keyof HistoryEvent) => events.find((e) => e[kind]);
+  rows.firstTaskWait.push(at(firstTask('workflowTaskStartedEventAttributes')) - at(start));
+  rows.firstTaskRun.push(
+    at(firstTask('workflowTaskCompletedEventAttributes')) - at(firstTask('workflowTaskStartedEventAttributes')),
+  );
   if (first) {
     rows.firstStartToScheduled.push(first.scheduled - at(start));
     rows.firstScheduledToStarted.push(first.started - first.scheduled);
@@ -76,6 +83,8 @@ const p = (values: number[], q: number): number => round(quantile(values.filter(
 export async function historyBreakdown(client: Client, workflowIds: readonly string[]) {
   const rows: Rows = {
     firstStartToScheduled: [],
+    firstTaskWait: [],
+    firstTaskRun: [],
     firstScheduledToStarted: [],
     firstTries: [],
     firstRun: [],

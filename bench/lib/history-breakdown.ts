@@ -35,6 +35,7 @@ interface Rows {
   firstScheduledToStarted: number[];
   firstTries: number[];
   firstRun: number[];
+  answerToTimer: number[];
   timerLate: number[];
   firedToTaskStarted: number[];
   taskRun: number[];
@@ -66,6 +67,11 @@ function addHistory(events: readonly HistoryEvent[], rows: Rows): void {
     const taskStarted = after.find((e) => e.workflowTaskStartedEventAttributes);
     const taskDone = after.find((e) => e.workflowTaskCompletedEventAttributes);
     const next = after.find((e) => e.activityTaskScheduledEventAttributes);
+    // From the previous attempt's completion to this timer's start (the activity's return, the workflow task).
+    const completed = events
+      .filter((e) => Number(e.eventId) < Number(timer.eventId) && e.activityTaskCompletedEventAttributes)
+      .at(-1);
+    rows.answerToTimer.push(at(timer) - at(completed));
     rows.timerLate.push(at(fired) - due);
     rows.firedToTaskStarted.push(at(taskStarted) - at(fired));
     rows.taskRun.push(at(taskDone) - at(taskStarted));
@@ -88,6 +94,7 @@ export async function historyBreakdown(client: Client, workflowIds: readonly str
     firstScheduledToStarted: [],
     firstTries: [],
     firstRun: [],
+    answerToTimer: [],
     timerLate: [],
     firedToTaskStarted: [],
     taskRun: [],

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { EVENT_NOT_STORED_LIMIT_MS, EVENT_RETRY_DELAY_MS } from '../../activities/attempt-delivery.js';
+import { EVENT_NOT_STORED_LIMIT_MS, EVENT_RETRY_DELAY_MS } from '../../activities/event-wait.js';
 import { createActivities } from '../../activities/index.js';
 import { createWebhookHttpClient } from '../../src/net/http-client.js';
 import { callbackUrlPolicyFromConfig } from '../../src/net/policy-from-config.js';

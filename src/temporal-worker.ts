@@ -28,10 +28,6 @@ export function workerTuning(
     maxConcurrentActivityTaskExecutions: config.HERALD_WORKER_MAX_ACTIVITIES,
     maxConcurrentLocalActivityExecutions: config.HERALD_WORKER_MAX_ACTIVITIES,
     workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
-    // Half the workflow-task polls on the shared queue (the SDK's default is a fifth): every new delivery's first task
-    // comes from it, and so does every retry whose run has left the cache (at 16 new deliveries/s, any retry after
-    // 30 s); with 4 polls those tasks queued for seconds under an outage's load (bench outage, docs/operations.md).
-    nonStickyToStickyPollRatio: 0.5,
     // More pollers than free slots only hold tasks another worker could run.
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: Math.min(20, config.HERALD_WORKER_MAX_ACTIVITIES) },
     // Sized on purpose: RSS grows with the cache, not with the deliveries waiting (≈ 1.3 GB with the SDK's default

@@ -148,9 +148,10 @@ for (const [name, q] of Object.entries(figures.ingestMs)) console.log(`  ${name.
 console.log(
   `from ${sampled.length} histories per endpoint (ms, p50 / p99; firstTries: Temporal's tries of the first attempt):`,
 );
-for (const [name, q] of Object.entries(figures.historiesMs.failing))
+const { failing: hf, healthy: hh } = figures.historiesMs;
+for (const name of Object.keys(hf) as (keyof typeof hf)[])
   console.log(
-    `  ${name.padEnd(24)} failing ${q.p50} / ${q.p99}, healthy ${figures.historiesMs.healthy[name as keyof typeof figures.historiesMs.healthy].p50} / ${figures.historiesMs.healthy[name as keyof typeof figures.historiesMs.healthy].p99}`,
+    `  ${name.padEnd(24)} failing ${hf[name].p50} / ${hf[name].p99}, healthy ${hh[name].p50} / ${hh[name].p99}`,
   );
 for (const [name, p] of Object.entries(figures.processes))
   console.log(`  ${name.padEnd(10)} CPU ${p.cpuSeconds} s, peak RSS ${p.peakRssMb} MB`);

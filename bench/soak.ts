@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { processWatch, sample } from './lib/proc-stats.js';
+import { freePort } from '../scripts/lib/processes.js';
 import { startBenchStack } from './lib/stack.js';
 import { lifecycleEvent } from '../test/helpers/deliveries.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
@@ -33,7 +34,25 @@ const failing = await startHttpsReceiver((r) => {
   firstFailing.add(String(r.headers[EVENT_ID]));
   return { status: 503 };
 });
-const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-soak-')));
+// The worker's /metrics on a port of its own: its V8 heap and external memory beside its RSS.
+const metricsPort = await freePort();
+const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-soak-')), {
+  env: { HERALD_WORKER_METRICS_PORT: String(metricsPort), HERALD_TEMPORAL_METRICS_PORT: String(await freePort()) },
+});
+/** MB of the worker's V8 heap (used, total) and external memory, from prom-client's default metrics. */
+async function workerHeapMb(): Promise<Record<string, number> | null> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const mb = (name: string) => round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]) / 2 ** 20);
+    return {
+      heapUsedMb: mb('nodejs_heap_size_used_bytes'),
+      heapTotalMb: mb('nodejs_heap_size_total_bytes'),
+      externalMb: mb('nodejs_external_memory_bytes'),
+    };
+  } catch {
+    return null;
+  }
+}
 const watch = processWatch(stack.pids);
 await stack.subscribe(`https://hooks.example.com:${healthy.port}/soak`, ['customer.created']);
 
@@ -164,11 +183,12 @@ const waiting = {
   workerRssEvery10sMb: rssSeries,
   workerRssMb: workerNow?.rssMb ?? null,
   workerPeakRssMb: workerNow?.peakRssMb ?? null,
+  workerHeap: await workerHeapMb(),
   dbFilesMb: dbFilesMb(),
 };
 console.log(
   `${waiting.deliveries} deliveries waiting on a failing endpoint: worker RSS ${waiting.workerRssMb} MB ` +
-    `(peak ${waiting.workerPeakRssMb} MB; goal ≤ 600), database files ${waiting.dbFilesMb} MB; started through the ` +
+    `(peak ${waiting.workerPeakRssMb} MB; goal ≤ 600; of it V8 heap ${JSON.stringify(waiting.workerHeap)}), database files ${waiting.dbFilesMb} MB; started through the ` +
     `${waiting.startedThrough} in ${startSeconds} s`,
 );
 const processes = watch.report();

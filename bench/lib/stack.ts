@@ -85,12 +85,15 @@ export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProce
   return worker;
 }
 
-/** `monitorCommands`: the API's driver emits command events (bench/lib/ingest-marks.ts times the event insert). */
+/**
+ * `monitorCommands`: the API's driver emits command events (bench/lib/ingest-marks.ts times the event insert);
+ * `env`: more environment for the API and the worker.
+ */
 export async function startBenchStack(
   logDir: string,
-  options: { monitorCommands?: boolean } = {},
+  options: { monitorCommands?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<BenchStack> {
-  const env = benchEnv();
+  const env = benchEnv(options.env);
   const token = env.HERALD_ADMIN_TOKEN;
   const config = loadConfig(env);
   const mongoOptions = options.monitorCommands ? { mongoOptions: { monitorCommands: true } } : {};

@@ -1,15 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
 import { decideAttempt, type AttemptVerdict } from '../src/domain/attempt-rule.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import { attemptIdOf } from '../src/store/derived-ids.js';
-import type { AttemptDoc, DeliveryDoc, EventDoc, SubscriptionDoc } from '../src/store/documents.js';
+import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
 import { addActivityLogFields } from '../src/telemetry/activity-log-fields.js';
 import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
 import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
+import { createEventWait } from './event-wait.js';
 import { currentHeartbeat, recordPersistently, withHeartbeats } from './keep-alive.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 import type { SubscriptionCache } from './subscription-cache.js';
@@ -42,11 +42,6 @@ const activityLogError: LogError = (message, fields) => Context.current().log.er
 
 /** A first attempt made this soon after the hand-off signs with the subscription as the event was matched against. */
 const MATCHED_SUBSCRIPTION_MAX_AGE_MS = 10_000;
-/** How long a first attempt waits for its event to be stored (the API stores it right after starting the workflow). */
-const EVENT_WAITS_MS = [10, 20, 40, 80, 160, 320, 640];
-/** Activity calls (~2 min with the workflow's retry policy) before a never-stored event fails the run. */
-const EVENT_MAX_ACTIVITY_ATTEMPTS = 8;
-
 const temporalAttempt = (): number => Context.current().info.attempt;
 
 /** Why a delivery is not attempted; null when it should be. Explicit requests (manual, test) reach disabled ones. */
@@ -104,6 +99,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
   const { activityAttempt = temporalAttempt, logError = activityLogError, observer } = deps;
   const { health, autoPause, retryAfterMaxSeconds } = deps;
   const { deliveries } = store;
+  const eventOf = createEventWait({ store, now, activityAttempt, ...(observer ? { observer } : {}) });
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
     return await withHeartbeats(currentHeartbeat(), () => attempt(input));
@@ -120,12 +116,12 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const ctx = logContext(delivery, input.attemptNumber);
     addActivityLogFields({ ...ctx }); // the Temporal SDK's lines about this call carry the five ids too
     const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
-    if (recorded) return (await settle(delivery, recorded, input, ctx)).result;
+    if (recorded) return untilDue(await settle(delivery, recorded, input, ctx));
 
     const fresh =
       handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;
     const [event, subscription] = await Promise.all([
-      eventOf(ctx, handOff !== undefined),
+      eventOf(ctx, handOff),
       fresh
         ? subscriptions.atVersion(handOff.subscriptionId, handOff.subscriptionVersion)
         : subscriptions.current(delivery.subscriptionId),
@@ -185,9 +181,14 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       createdAt: now(),
     };
     // Nothing else runs between the answer and its record: a crash after the POST re-sends only if it comes first.
-    const { result, verdict } = await settle(delivery, sent, input, ctx);
-    await receiverSignals(subscription, sent, verdict.pause === 'endpoint_gone', ctx);
-    return result;
+    const settled = await settle(delivery, sent, input, ctx);
+    await receiverSignals(subscription, sent, settled.verdict.pause === 'endpoint_gone', ctx);
+    return untilDue(settled);
+  }
+
+  /** The schedule counts from the answer: the result says what is left of the wait as the activity returns. */
+  function untilDue({ result, dueAt }: { result: AttemptResult; dueAt: Date | null }): AttemptResult {
+    return { ...result, nextAttemptInMs: dueAt ? dueAt.getTime() - now().getTime() : null };
   }
 
   /** After the record: 410 Gone pauses the subscription; every answer counts for the endpoint's health. */
@@ -209,26 +210,6 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     }
   }
 
-  /** The event; a handed-off one may still be on its way into the store (the API stores it after the start). */
-  async function eventOf(ctx: DeliveryLogContext, handedOff: boolean): Promise<EventDoc> {
-    const id = ctx.eventId;
-    let waited = false;
-    for (const wait of [...(handedOff ? EVENT_WAITS_MS : []), null]) {
-      const event = await store.events.findById(id);
-      if (event) {
-        if (handedOff && waited) observer?.eventWaited(ctx, 'stored_late');
-        return event;
-      }
-      if (wait !== null) await sleep(wait);
-      waited = true;
-    }
-    if (handedOff && activityAttempt() < EVENT_MAX_ACTIVITY_ATTEMPTS) {
-      observer?.eventWaited(ctx, 'not_stored');
-      throw ApplicationFailure.retryable(`event ${id} is not stored (yet)`, 'EventNotStored');
-    }
-    throw ApplicationFailure.nonRetryable(`event ${id} not found`, 'DeliveryNotFound');
-  }
-
   /**
    * Records an attempt with its effect on the delivery, as the attempt rule decides it (one write by `_id`, which
    * creates a handed-off delivery), and answers the workflow the status written and the wait before the next attempt.
@@ -238,7 +219,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     attempt: AttemptDoc,
     input: AttemptInput,
     ctx: DeliveryLogContext,
-  ): Promise<{ result: AttemptResult; verdict: AttemptVerdict }> {
+  ): Promise<{ result: AttemptResult; verdict: AttemptVerdict; dueAt: Date | null }> {
     const verdict = decideAttempt({
       outcome: attempt.outcome,
       statusCode: attempt.statusCode,
@@ -271,6 +252,6 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       deliveryStatus: written,
       retryInSeconds: written === 'pending' ? retryInSeconds : null,
     };
-    return { result, verdict };
+    return { result, verdict, dueAt: written === 'pending' ? effect.nextAttemptAt : null };
   }
 }

@@ -1,19 +1,26 @@
-// `npm run bench -- outage [--rate 8] [--minutes 5] [--outageMinutes 6]` (≈ 12 minutes; not in CI)
+// `npm run bench -- outage [--rate 8] [--minutes 5] [--outageMinutes 6] [--histories 300]` (≈ 12 minutes; not in CI;
+// `--minutes 1 --outageMinutes 1` is a short mode of ≈ 3 minutes)
 // An ordinary endpoint outage: --rate events/s for --minutes, each to two subscriptions — one whose HTTPS receiver
 // answers 503 for the first --outageMinutes, then 204, and one that stays healthy. Checks that every delivery
 // arrives, that each retry arrives within 2 s of its schedule (p99; the schedule counts from the previous attempt's
 // arrival), that first attempts arrive within 1 s of ingestion (p99) on both endpoints, and prints per-process CPU
-// seconds and peak RSS. Ends with one JSON line.
+// seconds and peak RSS, and where the time goes: the ingest request's phases (bench/lib/ingest-marks.ts) and, from
+// --histories sampled workflow histories per endpoint, the first attempt's and the retries' (bench/lib/history-breakdown.ts).
+// Ends with one JSON line.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RETRY_DELAYS_SECONDS } from '../src/domain/retry-schedule.js';
+import { deliveryIdOf } from '../src/store/derived-ids.js';
+import { deliveryWorkflowId } from '../workflows/messages.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
+import { historyBreakdown } from './lib/history-breakdown.js';
+import { ingestMarks } from './lib/ingest-marks.js';
 import { processWatch } from './lib/proc-stats.js';
 import { startBenchStack } from './lib/stack.js';
 import { numberFlags, quantile, round } from './lib/stats.js';
 
-const flags = numberFlags({ rate: 8, minutes: 5, outageMinutes: 6, drainMinutes: 10 });
+const flags = numberFlags({ rate: 8, minutes: 5, outageMinutes: 6, drainMinutes: 10, histories: 300 });
 const EVENT_ID = 'x-service-webhook-event-id';
 /** Per receiver: event id → arrival times (ms since the epoch) of each attempt, in order. */
 type Arrivals = Map<string, number[]>;
@@ -33,14 +40,15 @@ const up = await startHttpsReceiver((r) => {
   record(healthy, String(r.headers[EVENT_ID]), r.receivedAt);
   return { status: 204 };
 });
-const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-outage-')));
+const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-outage-')), { monitorCommands: true });
+const ingest = ingestMarks(stack.app);
 // The clock starts once the worker polls (startBenchStack waits for it): the outage counts from the first event.
 const t0 = Date.now();
 const outageUntil = t0 + flags.outageMinutes * 60_000;
 const watch = processWatch(stack.pids);
 const sampler = setInterval(() => watch.tick(), 5_000);
-await stack.subscribe(`https://hooks.example.com:${down.port}/outage`);
-await stack.subscribe(`https://hooks.example.com:${up.port}/healthy`);
+const downId = await stack.subscribe(`https://hooks.example.com:${down.port}/outage`);
+const upId = await stack.subscribe(`https://hooks.example.com:${up.port}/healthy`);
 
 const ingestedAt = new Map<string, number>();
 const total = Math.round(flags.rate * flags.minutes * 60);
@@ -51,7 +59,11 @@ for (let i = 0; i < total; i++) {
   const at = Date.now();
   publishing.push(
     stack.publish().then(
-      (id) => void ingestedAt.set(id, at),
+      (id) => {
+        ingestedAt.set(id, at);
+        ingest.sent(id, at);
+        ingest.answered(id);
+      },
       (err: unknown) => console.error('publish failed', err),
     ),
   );
@@ -88,6 +100,14 @@ for (const list of failing.values())
     const prev = list[n - 1] ?? 0;
     retryLateMs.push((list[n] ?? 0) - prev - (RETRY_DELAYS_SECONDS[n - 1] ?? 0) * 1000);
   }
+const sampled = [...ingestedAt.keys()].filter(
+  (_, i, all) => i % Math.max(1, Math.floor(all.length / flags.histories)) === 0,
+);
+const histories = (subscriptionId: string) =>
+  historyBreakdown(
+    stack.app.temporal.client,
+    sampled.map((id) => deliveryWorkflowId(deliveryIdOf(id, subscriptionId))),
+  );
 const duplicates = [...healthy.values()].filter((l) => l.length > 1).length;
 const lastFailingArrival = Math.max(...[...failing.values()].map((l) => l[l.length - 1] ?? 0));
 const figures = {
@@ -110,6 +130,8 @@ const figures = {
   lastDeliveryAtS: round((lastFailingArrival - t0) / 1000),
   runSeconds: round((doneAt - t0) / 1000),
   processes: watch.report(),
+  ingestMs: ingest.summary(),
+  historiesMs: { failing: await histories(downId), healthy: await histories(upId) },
 };
 console.log(
   `${figures.deliveries - figures.undelivered * 2}/${figures.deliveries} deliveries arrived` +
@@ -121,6 +143,16 @@ console.log(
 console.log(
   `retries: ${figures.retries}, late by p50 ${figures.retryLateP50Ms} ms, p99 ${figures.retryLateP99Ms} ms (goal ≤ 2000)`,
 );
+console.log('ingest request phases (ms, p50 / p99):');
+for (const [name, q] of Object.entries(figures.ingestMs)) console.log(`  ${name.padEnd(22)} ${q.p50} / ${q.p99}`);
+console.log(
+  `from ${sampled.length} histories per endpoint (ms, p50 / p99; firstTries: Temporal's tries of the first attempt):`,
+);
+const { failing: hf, healthy: hh } = figures.historiesMs;
+for (const name of Object.keys(hf) as (keyof typeof hf)[])
+  console.log(
+    `  ${name.padEnd(24)} failing ${hf[name].p50} / ${hf[name].p99}, healthy ${hh[name].p50} / ${hh[name].p99}`,
+  );
 for (const [name, p] of Object.entries(figures.processes))
   console.log(`  ${name.padEnd(10)} CPU ${p.cpuSeconds} s, peak RSS ${p.peakRssMb} MB`);
 console.log(JSON.stringify(figures));

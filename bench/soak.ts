@@ -4,16 +4,22 @@
 //    MongoDB-wire database files (write-ahead log included) are printed every minute and must stay bounded.
 // 2. Then --waiting events into a subscription whose receiver always answers 503: once each has made its first
 //    attempt they all wait on their retry timers, and the worker's RSS is printed (goal ≤ 600 MB).
-// `--minutes 5 --window 1 --waiting 2000` is a short mode for trying it. Ends with one JSON line.
+// `--minutes 5 --window 1 --waiting 2000` is a short mode for trying it. `--minutes 0` runs phase 2 alone (issue 19
+// item 5's memory figure); `--direct 1` starts phase 2's deliveries straight through the store and the fan-out
+// (events stored in batches, then one hand-off each, --inFlight at once) instead of the API, whose ingest rate on
+// this backend would take ~30 min for 20,000: `npm run bench -- soak --minutes 0 --waiting 20000 --direct 1`.
+// Ends with one JSON line.
 import { readdirSync, readFileSync, statSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { processWatch, sample } from './lib/proc-stats.js';
+import { freePort } from '../scripts/lib/processes.js';
 import { startBenchStack } from './lib/stack.js';
+import { lifecycleEvent } from '../test/helpers/deliveries.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 
-const flags = numberFlags({ minutes: 30, rate: 12, window: 5, waiting: 20_000, inFlight: 20 });
+const flags = numberFlags({ minutes: 30, rate: 12, window: 5, waiting: 20_000, inFlight: 20, direct: 0 });
 const EVENT_ID = 'x-service-webhook-event-id';
 
 const arrivals = new Map<string, number>();
@@ -28,7 +34,25 @@ const failing = await startHttpsReceiver((r) => {
   firstFailing.add(String(r.headers[EVENT_ID]));
   return { status: 503 };
 });
-const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-soak-')));
+// The worker's /metrics on a port of its own: its V8 heap and external memory beside its RSS.
+const metricsPort = await freePort();
+const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-soak-')), {
+  env: { HERALD_WORKER_METRICS_PORT: String(metricsPort), HERALD_TEMPORAL_METRICS_PORT: String(await freePort()) },
+});
+/** MB of the worker's V8 heap (used, total) and external memory, from prom-client's default metrics. */
+async function workerHeapMb(): Promise<Record<string, number> | null> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const mb = (name: string) => round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]) / 2 ** 20);
+    return {
+      heapUsedMb: mb('nodejs_heap_size_used_bytes'),
+      heapTotalMb: mb('nodejs_heap_size_total_bytes'),
+      externalMb: mb('nodejs_external_memory_bytes'),
+    };
+  } catch {
+    return null;
+  }
+}
 const watch = processWatch(stack.pids);
 await stack.subscribe(`https://hooks.example.com:${healthy.port}/soak`, ['customer.created']);
 
@@ -118,35 +142,59 @@ const soak = {
   dbFilesMb: minutes.map((m) => m.dbFilesMb),
   walMb: minutes.map((m) => m.walMb),
 };
-console.log(
-  `soak: first ${w} min ${soak.firstDeliveriesPerSec}/s p99 ${soak.firstP99Ms} ms; last ${w} min ` +
-    `${soak.lastDeliveriesPerSec}/s p99 ${soak.lastP99Ms} ms (goal: within 20 %); database files ${soak.dbFilesMb.join(' → ')} MB, of which WAL ${soak.walMb.join(' → ')} MB`,
-);
+if (flags.minutes > 0)
+  console.log(
+    `soak: first ${w} min ${soak.firstDeliveriesPerSec}/s p99 ${soak.firstP99Ms} ms; last ${w} min ` +
+      `${soak.lastDeliveriesPerSec}/s p99 ${soak.lastP99Ms} ms (goal: within 20 %); database files ${soak.dbFilesMb.join(' → ')} MB, of which WAL ${soak.walMb.join(' → ')} MB`,
+  );
 
 // Phase 2: --waiting deliveries parked on a failing endpoint.
 await stack.subscribe(`https://hooks.example.com:${failing.port}/down`, ['customer.active']);
 const t1 = Date.now();
-await pool(flags.waiting, flags.inFlight, async () => void (await stack.publish('customer.active')));
-while (firstFailing.size < flags.waiting && Date.now() - t1 < 30 * 60_000)
+if (flags.direct) {
+  // Events stored first (so each first attempt finds its event at once), then handed off as the ingest would.
+  for (let from = 0; from < flags.waiting; from += 500) {
+    const events = Array.from({ length: Math.min(500, flags.waiting - from) }, () =>
+      lifecycleEvent(stack.integratorId, 'customer.active'),
+    );
+    await stack.app.store.events.insertMany(events);
+    await pool(events.length, flags.inFlight, async (i) => void (await stack.app.fanOut.handOff(events[i]!)));
+    console.log(`t+${round((Date.now() - t1) / 1000)} s: ${from + events.length} deliveries started`);
+  }
+} else await pool(flags.waiting, flags.inFlight, async () => void (await stack.publish('customer.active')));
+const startSeconds = round((Date.now() - t1) / 1000);
+// Worker RSS sampled every 10 s while the deliveries start and wait (retries at 30 s, 60 s, 5 min go on meanwhile).
+const rssSeries: number[] = [];
+const rssSampler = setInterval(() => {
+  const rss = stack.pids.worker ? sample(stack.pids.worker)?.rssMb : undefined;
+  if (rss !== undefined) rssSeries.push(rss);
+}, 10_000);
+while (firstFailing.size < flags.waiting && Date.now() - t1 < 60 * 60_000)
   await new Promise((r) => setTimeout(r, 2_000));
 await new Promise((r) => setTimeout(r, 10_000));
+clearInterval(rssSampler);
 const workerNow = stack.pids.worker ? sample(stack.pids.worker) : undefined;
 const waiting = {
   deliveries: firstFailing.size,
   attempts: failingAttempts,
-  publishSeconds: round((Date.now() - t1) / 1000),
+  startedThrough: flags.direct ? 'store + fan-out' : 'API',
+  startSeconds,
+  firstAttemptsSeconds: round((Date.now() - t1) / 1000),
+  workerRssEvery10sMb: rssSeries,
   workerRssMb: workerNow?.rssMb ?? null,
   workerPeakRssMb: workerNow?.peakRssMb ?? null,
+  workerHeap: await workerHeapMb(),
   dbFilesMb: dbFilesMb(),
 };
 console.log(
   `${waiting.deliveries} deliveries waiting on a failing endpoint: worker RSS ${waiting.workerRssMb} MB ` +
-    `(peak ${waiting.workerPeakRssMb} MB; goal ≤ 600), database files ${waiting.dbFilesMb} MB`,
+    `(peak ${waiting.workerPeakRssMb} MB; goal ≤ 600; of it V8 heap ${JSON.stringify(waiting.workerHeap)}), database files ${waiting.dbFilesMb} MB; started through the ` +
+    `${waiting.startedThrough} in ${startSeconds} s`,
 );
 const processes = watch.report();
 for (const [name, p] of Object.entries(processes))
   console.log(`  ${name.padEnd(10)} CPU ${p.cpuSeconds} s, peak RSS ${p.peakRssMb} MB`);
-console.log(JSON.stringify({ soak, waiting, perMinute: minutes, processes }));
+console.log(JSON.stringify({ soak: flags.minutes > 0 ? soak : null, waiting, perMinute: minutes, processes }));
 await stack.stop();
 await healthy.close();
 await failing.close();

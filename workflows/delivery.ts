@@ -11,7 +11,7 @@ import {
 import type { Activities } from '../activities/index.js';
 import { ATTEMPT_HEARTBEAT_TIMEOUT_MS, ATTEMPT_START_TO_CLOSE_MS } from '../src/domain/attempt-bounds.js';
 import type { Actor, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
-import { retryDelayAfter } from '../src/domain/retry-schedule.js';
+import { retryDelayAfter, waitBeforeNextMs } from '../src/domain/retry-schedule.js';
 import {
   attemptResultUpdate,
   cancelSignal,
@@ -195,8 +195,10 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
       actor = 'manual';
     } else {
       if (retryInSeconds === null) break;
-      state = { ...state, nextAttemptAt: new Date(Date.now() + retryInSeconds * 1000).toISOString() };
-      const cutShort = await condition(() => retryRequested || cancelRequested, retryInSeconds * 1000);
+      // Counted from the answer: only the timer's duration changes (not checked on replay: no patch, same commands).
+      const waitMs = waitBeforeNextMs(retryInSeconds, result.nextAttemptInMs);
+      state = { ...state, nextAttemptAt: new Date(Date.now() + waitMs).toISOString() };
+      const cutShort = await condition(() => retryRequested || cancelRequested, waitMs);
       if (cancelRequested) break;
       actor = cutShort ? 'manual' : 'system';
     }

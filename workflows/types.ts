@@ -85,6 +85,11 @@ export interface AttemptResult {
    * the results of activities older than the rule (kept in recorded histories).
    */
   readonly retryInSeconds?: number | null;
+  /**
+   * While pending: milliseconds from the activity's return until the next attempt is due (the answer's time +
+   * retryInSeconds, as recorded on the delivery); the run waits that long (waitBeforeNextMs). Absent from older results.
+   */
+  readonly nextAttemptInMs?: number | null;
 }
 
 /** What `deliveryStateQuery` answers: the run as the workflow sees it, for operators. */

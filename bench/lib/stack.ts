@@ -85,11 +85,19 @@ export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProce
   return worker;
 }
 
-export async function startBenchStack(logDir: string): Promise<BenchStack> {
-  const env = benchEnv();
+/**
+ * `monitorCommands`: the API's driver emits command events (bench/lib/ingest-marks.ts times the event insert);
+ * `env`: more environment for the API and the worker.
+ */
+export async function startBenchStack(
+  logDir: string,
+  options: { monitorCommands?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<BenchStack> {
+  const env = benchEnv(options.env);
   const token = env.HERALD_ADMIN_TOKEN;
   const config = loadConfig(env);
-  const app = await buildApp({ config, logger: false });
+  const mongoOptions = options.monitorCommands ? { mongoOptions: { monitorCommands: true } } : {};
+  const app = await buildApp({ config, logger: false, ...mongoOptions });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const worker = spawnWorker(env, join(logDir, 'worker.log'));
   await workerPolling(app.temporal, config, worker);

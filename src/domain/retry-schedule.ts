@@ -22,3 +22,17 @@ export function attemptOffsetSeconds(attemptNumber: number): number | null {
 export function scheduleOffsetsSeconds(): number[] {
   return Array.from({ length: MAX_ATTEMPTS }, (_, i) => attemptOffsetSeconds(i + 1) ?? 0);
 }
+
+/**
+ * Milliseconds a run waits before its next attempt: what was left until the attempt's due time (the answer's time +
+ * the rule's wait, as recorded on the delivery) when the activity returned, so the time spent after the answer (the
+ * record, endpoint health) does not push the schedule back. A duration on the worker's own clock: no comparison of
+ * the worker's and the server's clocks. Never longer than the rule's wait, at least 1 ms; results older than it carry
+ * none: the rule's wait, as before.
+ */
+export function waitBeforeNextMs(retryInSeconds: number, nextAttemptInMs: number | null | undefined): number {
+  const full = retryInSeconds * 1000;
+  return typeof nextAttemptInMs === 'number' && Number.isFinite(nextAttemptInMs)
+    ? Math.min(full, Math.max(1, Math.round(nextAttemptInMs)))
+    : full;
+}

@@ -39,6 +39,9 @@ const expected = {
   // markers): a held retry released by the signal, and a held first attempt cancelled.
   'pause-held-retry-released': { activities: 4, timers: 2, signals: 1, updates: 0, markers: 3 },
   'pause-held-then-cancelled': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 3 },
+  // Recorded from the workflow whose retry timer counts from the answer (nextAttemptInMs: a 27.5 s timer, no patch:
+  // only the duration differs, which replay does not check).
+  'retry-counted-from-answer': { activities: 2, timers: 1, signals: 0, updates: 0, markers: 3 },
   // The endpoint probe (workflows/probe.ts): two failing probes, then the 2xx that resumed the subscription.
   'probe-failing-then-resumed': { activities: 3, timers: 3, signals: 0, updates: 0, markers: 0 },
 } as const;

@@ -15,6 +15,7 @@ import { createDeliveriesRepo, type DeliveriesRepo, type DeliveryIdentity } from
 import { deliveryKeyFor, type DeliveryListFilters } from '../../src/store/delivery-pages.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import type { AttemptDoc, DeliveryDoc } from '../../src/store/documents.js';
+import { moveJournal } from '../../src/store/event-pages/journal.js';
 import { seal } from '../../src/store/event-pages/seal.js';
 import { createEventsRepo } from '../../src/store/events-repo.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
@@ -172,8 +173,8 @@ describe('deliveries listing property: every filter and cursor against a referen
             if (!next) break;
             position = next;
             if (churn && layout === 'pages') {
-              // Between two pages: a newer delivery is recorded and the query's key sealed, so rows the cursor has
-              // still to list move from the head into pages opened after the cursor was issued.
+              // Between two pages: a newer delivery is recorded, the journal moves and the query's key is sealed, so
+              // rows the cursor has still to list move into pages opened after the cursor was issued.
               const d = identity(integratorId, 10_000 + n, f.subscriptionId);
               await repos.pages.insertMany([
                 {
@@ -186,6 +187,7 @@ describe('deliveries listing property: every filter and cursor against a referen
                   lastResponseSummary: null,
                 },
               ]);
+              await moveJournal(repos.pages.pages, integratorId);
               await seal(repos.pages.pages, deliveryKeyFor(integratorId, f));
             }
           }

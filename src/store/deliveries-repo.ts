@@ -91,8 +91,7 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
     async insertMany(docs: readonly DeliveryDoc[]): Promise<void> {
       if (docs.length === 0) return;
       await deliveries.insertMany(docs, { ordered: false });
-      if ((await layout()) === 'pages')
-        await fileRowsBulk(pages, docs.flatMap(bulkEntries));
+      if ((await layout()) === 'pages') await fileRowsBulk(pages, docs.flatMap(bulkEntries));
     },
 
     async findById(id: string): Promise<DeliveryDoc | null> {

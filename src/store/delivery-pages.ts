@@ -154,6 +154,8 @@ export async function listFromDeliveryPages(
   return out;
 }
 
+const FEW = 8;
+
 /**
  * Which of `rows` may have changed since their snapshot: those ever filed as pending (a manual retry's reopening files
  * a final delivery so) — the pending key's rows within the rows' range; every row when there are too many to tell.
@@ -166,7 +168,10 @@ async function reopenedAmong(
 ): Promise<Set<string>> {
   const newest = rows[0]?.row;
   const oldest = rows.at(-1)?.row;
-  if (!newest || !oldest || !rows.some(({ row }) => row.d)) return new Set();
+  const snapshots = rows.filter(({ row }) => row.d);
+  if (!newest || !oldest || snapshots.length === 0) return new Set();
+  // A few are cheaper to read by `_id` than the pending key (a binary search over its pages): an eventId's page.
+  if (snapshots.length <= FEW) return new Set(snapshots.map(({ row }) => row.i));
   const key =
     f.subscriptionId === undefined
       ? keys.status(integratorId, 'pending')

@@ -6,13 +6,7 @@ import { deliveryIdOf } from './derived-ids.js';
 import { isDuplicateKey } from './integrators-repo.js';
 import { ownedBy } from './owned.js';
 import type { AttemptDoc, DeliveryDoc } from './documents.js';
-import {
-  bulkEntries,
-  deliveryEntries,
-  listFromDeliveryPages,
-  statusEntries,
-  type DeliveryListFilters,
-} from './delivery-pages.js';
+import { deliveryEntries, listFromDeliveryPages, statusEntries, type DeliveryListFilters } from './delivery-pages.js';
 import { pageCollections, type PageSizes } from './event-pages/docs.js';
 import { fileRows, fileRowsBulk, type Filed } from './event-pages/write.js';
 import { layoutResolver, type ListingLayout } from './listing-layout.js';
@@ -91,7 +85,11 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
     async insertMany(docs: readonly DeliveryDoc[]): Promise<void> {
       if (docs.length === 0) return;
       await deliveries.insertMany(docs, { ordered: false });
-      if ((await layout()) === 'pages') await fileRowsBulk(pages, docs.flatMap(bulkEntries));
+      if ((await layout()) === 'pages')
+        await fileRowsBulk(
+          pages,
+          docs.flatMap((d) => [...deliveryEntries(d), ...statusEntries(d, d.status)]),
+        );
     },
 
     async findById(id: string): Promise<DeliveryDoc | null> {

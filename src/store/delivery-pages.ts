@@ -1,11 +1,10 @@
 import type { Collection } from 'mongodb';
 import type { DeliveryStatus } from '../domain/delivery-vocabulary.js';
 import { deliveryIdOf } from './derived-ids.js';
-import { snapshotOf, type DeliverySnapshot } from './delivery-snapshots.js';
 import type { DeliveryDoc } from './documents.js';
 import type { PageCollections } from './event-pages/docs.js';
 import { readKey } from './event-pages/read.js';
-import { cmp, posOf, type Pos } from './event-pages/rows.js';
+import { posOf, type Pos } from './event-pages/rows.js';
 import type { Filed } from './event-pages/write.js';
 
 /**
@@ -19,8 +18,6 @@ export interface DeliveryRow {
   i: string;
   s: string;
   e: string;
-  /** In sealed pages: the delivery as it was when sealed, if final then (src/store/delivery-snapshots.ts). */
-  d?: DeliverySnapshot;
 }
 
 export interface DeliveryListFilters {
@@ -76,13 +73,6 @@ export const handOffEntries = (
     }),
   );
 
-/** A delivery's rows as the bulk path files them (seeding): with its snapshot, the document being at hand. */
-export function bulkEntries(d: DeliveryDoc): Filed[] {
-  const snapshot = snapshotOf(d);
-  const entries = [...deliveryEntries(d), ...statusEntries(d, d.status)];
-  return snapshot ? entries.map(({ key, row }) => ({ key, row: { ...row, d: snapshot } })) : entries;
-}
-
 /** The rows filed when a delivery enters `status`: none for `succeeded` (the hot path's outcome). */
 export function statusEntries(
   d: Pick<DeliveryDoc, '_id' | 'integratorId' | 'createdAt' | 'subscriptionId' | 'eventId'>,
@@ -135,11 +125,8 @@ export async function listFromDeliveryPages(
   let batch = limit;
   while (out.length < limit) {
     const rows = await readKey<DeliveryRow>(c, key, { keep, bound, hint: bound?.page, limit: batch });
-    const reread = await reopenedAmong(c, integratorId, f, rows);
     const docs = await Promise.all(
-      rows.map(({ row }) =>
-        row.d && !reread.has(row.i) ? row.d : deliveries.findOne({ _id: row.i }, { projection: { attempts: 0 } }),
-      ),
+      rows.map(({ row }) => deliveries.findOne({ _id: row.i }, { projection: { attempts: 0 } })),
     );
     for (const [n, d] of docs.entries()) {
       if (!d || d.integratorId !== integratorId || (f.status !== undefined && d.status !== f.status)) continue;
@@ -152,38 +139,6 @@ export async function listFromDeliveryPages(
     batch = Math.min(MAX_BATCH, batch * 2);
   }
   return out;
-}
-
-const FEW = 8;
-
-/**
- * Which of `rows` may have changed since their snapshot: those ever filed as pending (a manual retry's reopening files
- * a final delivery so) — the pending key's rows within the rows' range; every row when there are too many to tell.
- */
-async function reopenedAmong(
-  c: PageCollections,
-  integratorId: string,
-  f: DeliveryListFilters,
-  rows: readonly { row: DeliveryRow }[],
-): Promise<Set<string>> {
-  const newest = rows[0]?.row;
-  const oldest = rows.at(-1)?.row;
-  const snapshots = rows.filter(({ row }) => row.d);
-  if (!newest || !oldest || snapshots.length === 0) return new Set();
-  // A few are cheaper to read by `_id` than the pending key (a binary search over its pages): an eventId's page.
-  if (snapshots.length <= FEW) return new Set(snapshots.map(({ row }) => row.i));
-  const key =
-    f.subscriptionId === undefined
-      ? keys.status(integratorId, 'pending')
-      : keys.subscriptionStatus(integratorId, f.subscriptionId, 'pending');
-  const limit = 4 * rows.length + 100;
-  const pending = await readKey<DeliveryRow>(c, key, {
-    keep: (r) => cmp(posOf(r), posOf(oldest)) >= 0,
-    bound: { c: newest.c.getTime() + 1, i: '' },
-    afterMs: oldest.c.getTime() - 1,
-    limit,
-  });
-  return new Set((pending.length < limit ? pending : rows).map(({ row }) => row.i));
 }
 
 /** Every delivery of a subscription ever filed as pending (DELETE reads and checks each by `_id`). */

@@ -1,7 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { DeliveryDoc } from '../documents.js';
-import { withSnapshots } from '../delivery-snapshots.js';
-import { cmp, type PageRow, type Pos, type RowBase } from './rows.js';
+import { cmp, type PageRow, type Pos } from './rows.js';
 
 /**
  * `event_pages` holds, per integrator, a journal, and per listing key two kinds of documents (see docs/events.md,
@@ -81,8 +79,6 @@ export interface PageCollections {
   journals: Collection<JournalDoc>;
   sealed: Collection<PageDoc>;
   locks: Collection<LockDoc>;
-  /** The rows a seal files into `key`'s pages (a deliveries key's with their deliveries' snapshots). */
-  forPages: (key: string, rows: readonly RowBase[]) => Promise<RowBase[]>;
 }
 
 export function pageCollections(db: Db, sizes: Partial<PageSizes> = defaultPageSizes): PageCollections {
@@ -100,7 +96,6 @@ export function pageCollections(db: Db, sizes: Partial<PageSizes> = defaultPageS
     journals: pages as unknown as Collection<JournalDoc>,
     sealed: pages as unknown as Collection<PageDoc>,
     locks: db.collection<LockDoc>('event_page_locks'),
-    forPages: (key, rows) => withSnapshots(db.collection<DeliveryDoc>('deliveries'), key, rows),
   };
 }
 

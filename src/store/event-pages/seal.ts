@@ -70,7 +70,7 @@ export async function seal(c: PageCollections, key: string, extra: readonly RowB
   const done = await withLease(c, key, async () => {
     const head = await c.heads.findOne({ _id: headId(key) });
     const moved = head?.e ?? [];
-    const count = await fileIntoPages(c, key, head?.pages ?? 0, await c.forPages(key, [...moved, ...extra]));
+    const count = await fileIntoPages(c, key, head?.pages ?? 0, [...moved, ...extra]);
     await c.heads.updateOne(
       { _id: headId(key) },
       head ? { $pullAll: { e: moved }, $max: { pages: count } } : { $setOnInsert: { e: [] }, $max: { pages: count } },

@@ -37,7 +37,7 @@ const HOT_PATH = {
   'api find subscription_index': 1, // match: the integrator's subscription index
   'api insert events': 1, // store the event (after starting its workflow)
   // The listing: one update by `_id` of the integrator's journal (`pages` layout, the embedded server's; moving the
-  // journal into heads and pages adds about 0.5 per event on average, docs/events.md): none with the `indexes` layout.
+  // journal into heads and sealing pages add amortised commands, docs/events.md): none with the `indexes` layout.
   'api update event_pages': 1,
   'worker find events': 1, // the body to sign and send
   'worker findAndModify deliveries': 1, // the attempt and its effect, creating the delivery

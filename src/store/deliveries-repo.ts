@@ -36,7 +36,7 @@ export const attemptsOf = (delivery: Pick<DeliveryDoc, 'attempts'>): AttemptDoc[
  * and a delivery entering pending, failed or cancelled is filed under that status here (never on the hot path,
  * whose first attempt succeeds).
  */
-export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = 'auto', pageSizes?: PageSizes) {
+export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = 'auto', pageSizes?: Partial<PageSizes>) {
   const deliveries = db.collection<DeliveryDoc>('deliveries');
   const pages = pageCollections(db, pageSizes);
   const layout = layoutResolver(db, configuredLayout);

@@ -14,7 +14,7 @@ import { handOffEntries } from './delivery-pages.js';
  * Lifecycle events: ingestion and the history listing. With the `pages` layout every
  * stored event is also filed into the listing's page documents (src/store/event-pages, docs/events.md).
  */
-export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto', pageSizes?: PageSizes) {
+export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto', pageSizes?: Partial<PageSizes>) {
   const events = db.collection<EventDoc>('events');
   const pages = pageCollections(db, pageSizes);
   const layout = layoutResolver(db, configuredLayout);

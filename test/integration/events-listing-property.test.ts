@@ -1,7 +1,8 @@
 // Property: every filter combination and every cursor walk of the event history equals a plain reference query
 // (all of the integrator's events, filtered and sorted in memory), for both listing layouts, on the real
-// MongoDB-wire server, over data that went through every write path: bulk filing, one-by-one ingestion with
-// sealing, late (out-of-order) rows, re-writes of sealed rows, a sealer that died half-way and a dead sealer's lease.
+// MongoDB-wire server, over data that went through every write path: bulk filing, one-by-one ingestion through the
+// integrator's journal with moves and sealing, late (out-of-order) rows, re-writes of sealed rows, a sealer and a
+// journal mover that died half-way, and dead leases.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -12,7 +13,9 @@ import { keysetPage, type Position } from '../../src/store/cursor.js';
 import type { EventDoc } from '../../src/store/documents.js';
 import { createEventsRepo, type EventsRepo } from '../../src/store/events-repo.js';
 import type { EventListFilters } from '../../src/store/events-query.js';
-import { headId } from '../../src/store/event-pages/docs.js';
+import { headId, journalId } from '../../src/store/event-pages/docs.js';
+import { addToHead, writeUpserts } from '../../src/store/event-pages/heads.js';
+import { moveJournal } from '../../src/store/event-pages/journal.js';
 import { fileIntoPages, seal } from '../../src/store/event-pages/seal.js';
 import { keyFor, keysOf, toRow } from '../../src/store/event-pages/rows.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
@@ -114,8 +117,16 @@ describe('event listing property: every filter and cursor against a reference qu
     const head = await repo.pages.heads.findOne({ _id: headId(key) });
     assert.ok(head && head.e.length > 0 && head.pages > 0, 'the all-key has a head and sealed pages');
     await fileIntoPages(repo.pages, key, head.pages, head.e);
-    // A dead sealer's lease on the type key: the next seal clears it, a later one seals.
+    // A journal mover that died after adding the journal's entries to their heads, before pulling them out of it.
+    const journal = await repo.pages.journals.findOne({ _id: journalId(acme.integratorId) });
+    assert.ok(journal && journal.e.length > 0, 'the journal holds entries');
+    await writeUpserts(
+      repo.pages,
+      journal.e.flatMap((e) => e.k.map((suffix) => addToHead(`${acme.integratorId}|${suffix}`, [e.r]))),
+    );
+    // Dead leases on the type key and on the journal: the next seal or move clears them, a later one runs.
     await repo.pages.locks.insertOne({ _id: `${acme.integratorId}|type|customer.created`, at: new Date(0) });
+    await repo.pages.locks.insertOne({ _id: journalId(acme.integratorId), at: new Date(0) });
     for (let n = 0; n < 40; n++) await repo.insertOnce(doc(220 + n * 2));
     all = await repo.collection.find({}).toArray();
     const sealed = await repo.pages.pages.countDocuments({ _id: { $regex: /^p\|/ } });
@@ -140,11 +151,13 @@ describe('event listing property: every filter and cursor against a reference qu
             if (!next) break;
             position = next;
             if (churn && layout === 'pages') {
-              // Between two pages: a newer event arrives and the query's key is sealed, so rows the cursor has
-              // still to list move from the head into pages opened after the cursor was issued.
+              // Between two pages: a newer event arrives, the journal moves and the query's key is sealed, so rows
+              // the cursor has still to list move from the journal and the head into pages opened after the cursor
+              // was issued.
               const e = doc((future += 1));
               await repos.pages.insertOnce(e);
               all.push(e);
+              await moveJournal(repos.pages.pages, integratorId);
               await seal(repos.pages.pages, keyFor(integratorId, filters));
             }
           }
@@ -157,12 +170,14 @@ describe('event listing property: every filter and cursor against a reference qu
   it('a cursor issued from a head row still finds the rows a later seal moved into a new page', async () => {
     const integratorId = randomUUID(); // a key of its own: the top page is full, the head holds 3 newer rows
     const repo = createEventsRepo(app.store.db, 'pages', { pageRows: 8, sealAt: 4, sealEvery: 1_000_000 });
+    // (journalAt 4, journalEvery 1,000,000: the three rows stay in the journal until moved by hand)
     const at = (s: number) => seedDoc({ integratorId, createdAt: new Date(T0 + s * 1000) }, s);
     const docs = Array.from({ length: 11 }, (_, s) => at(s + 1));
     await repo.insertMany(docs.slice(0, 8));
     for (const d of docs.slice(8)) await repo.insertOnce(d);
     const first = keysetPage(await repo.list(integratorId, {}, undefined, 2), 1);
     assert.equal(first.page[0]?._id, docs[10]!._id);
+    assert.ok(await moveJournal(repo.pages, integratorId));
     assert.ok(await seal(repo.pages, `${integratorId}|all|`));
     assert.ok(await repo.pages.sealed.findOne({ _id: `p|${integratorId}|all||1` }), 'the seal opened page 1');
     const rest = await repo.list(integratorId, {}, first.next!, 100);

@@ -2,8 +2,10 @@ import type { Collection, Db } from 'mongodb';
 import { cmp, type PageRow, type Pos } from './rows.js';
 
 /**
- * `event_pages` holds two kinds of documents per listing key (see docs/events.md, "Page documents"):
- * - the head `h|<key>`: the newest rows, not yet sealed, and how many sealed pages the key has;
+ * `event_pages` holds, per integrator, a journal, and per listing key two kinds of documents (see docs/events.md,
+ * "Page documents"):
+ * - the journal `j|<integrator>`: the newest rows of all its keys, each with the keys it is filed under;
+ * - the head `h|<key>`: rows moved out of the journal, not yet sealed, and how many sealed pages the key has;
  * - sealed page `p|<key>|<n>`: n = 0 is the oldest. Pages tile the order: every row of page n is newer than
  *   `below` (the newest row of page n − 1 when page n was opened) and at most `hi`.
  */
@@ -11,6 +13,17 @@ export interface HeadDoc {
   _id: string;
   e: PageRow[];
   pages: number;
+}
+
+/** A journal entry: one row and the keys it is filed under (without the integrator prefix), in filing order. */
+export interface JournalEntry {
+  k: string[];
+  r: PageRow;
+}
+
+export interface JournalDoc {
+  _id: string;
+  e: JournalEntry[];
 }
 
 /** A position as stored (createdAt as a BSON date). */
@@ -33,38 +46,54 @@ export interface LockDoc {
 }
 
 export const headId = (key: string): string => `h|${key}`;
+export const journalId = (integratorId: string): string => `j|${integratorId}`;
+/** A listing key is `<integrator>|<dimension>|<value>`: its integrator, and the rest as a journal entry names it. */
+export const integratorOf = (key: string): string => key.slice(0, key.indexOf('|'));
+export const suffixOf = (key: string): string => key.slice(key.indexOf('|') + 1);
 export const pageId = (key: string, n: number): string => `p|${key}|${n}`;
 export const toPos = (p: StoredPos): Pos => ({ c: p.c.getTime(), i: p.i });
 export const stored = (p: Pos): StoredPos => ({ c: new Date(p.c), i: p.i });
 
 /**
  * `pageRows`: rows per sealed page (a page may hold a few more after late rows were filed into it). `sealAt`: a
- * head is sealed once it holds this many rows. `sealEvery`: a write checks a key's head after about this many of
- * its rows, so heads stay near sealAt..sealAt + sealEvery rows and the check costs 1/sealEvery of a read per key.
- * Tests use small sizes to reach many pages with little data.
+ * head is sealed once it holds this many rows. `sealEvery`: a move into a head checks it after about this many of
+ * its rows, so heads stay near sealAt..sealAt + sealEvery rows. `journalAt` / `journalEvery`: the same for an
+ * integrator's journal, in entries (a write checks the journal after about `journalEvery` of its entries, and moves
+ * its entries into their keys' heads once it holds `journalAt`). Tests use small sizes to reach many pages with
+ * little data. Why these sizes: docs/events.md, "Page documents" (FerretDB rewrites a whole document per update).
  */
 export interface PageSizes {
   pageRows: number;
   sealAt: number;
   sealEvery: number;
+  journalAt: number;
+  journalEvery: number;
 }
 
-export const defaultPageSizes: PageSizes = { pageRows: 128, sealAt: 32, sealEvery: 32 };
+export const defaultPageSizes: PageSizes = { pageRows: 128, sealAt: 32, sealEvery: 16, journalAt: 16, journalEvery: 4 };
 
 export interface PageCollections {
   sizes: PageSizes;
   pages: Collection<HeadDoc | PageDoc>;
   heads: Collection<HeadDoc>;
+  journals: Collection<JournalDoc>;
   sealed: Collection<PageDoc>;
   locks: Collection<LockDoc>;
 }
 
-export function pageCollections(db: Db, sizes: PageSizes = defaultPageSizes): PageCollections {
+export function pageCollections(db: Db, sizes: Partial<PageSizes> = defaultPageSizes): PageCollections {
   const pages = db.collection<HeadDoc | PageDoc>('event_pages');
   return {
-    sizes,
+    // Small test sizes without journal sizes get a journal as small as their heads.
+    sizes: {
+      ...defaultPageSizes,
+      journalAt: sizes.sealAt ?? defaultPageSizes.journalAt,
+      journalEvery: sizes.sealEvery ?? defaultPageSizes.journalEvery,
+      ...sizes,
+    },
     pages,
     heads: pages as unknown as Collection<HeadDoc>,
+    journals: pages as unknown as Collection<JournalDoc>,
     sealed: pages as unknown as Collection<PageDoc>,
     locks: db.collection<LockDoc>('event_page_locks'),
   };

@@ -1,5 +1,6 @@
 import type { EventListFilters } from '../events-query.js';
 import { headId, locate, pageId, readPage, toPos, type PageCollections } from './docs.js';
+import { journalRows } from './journal.js';
 import { cmp, keyFor, matches, posOf, type PageRow, type Pos, type RowBase } from './rows.js';
 
 /** A listed row and the sealed page a cursor after it should start from. */
@@ -40,10 +41,11 @@ export interface KeyQuery<R extends RowBase> {
 }
 
 /**
- * Up to `limit` rows of one listing key (any row shape), newest first. Reads the head first, then sealed pages from
- * the newest one that can hold older rows downwards, and stops once `limit` rows are final: a lower page holds only
- * rows at or below the current page's `below`. Head before pages: a row a sealer moves meanwhile is then seen twice
- * (and deduplicated), never missed.
+ * Up to `limit` rows of one listing key (any row shape), newest first. Reads the integrator's journal first, then the
+ * key's head, then sealed pages from the newest one that can hold older rows downwards, and stops once `limit` rows
+ * are final: a lower page holds only rows at or below the current page's `below`. In the order rows move (journal →
+ * head → pages, each added to the next before it leaves the last): a row moved meanwhile is then seen twice (and
+ * deduplicated), never missed.
  */
 export async function readKey<R extends RowBase>(
   c: PageCollections,
@@ -51,6 +53,7 @@ export async function readKey<R extends RowBase>(
   q: KeyQuery<R>,
 ): Promise<{ row: R; page: number }[]> {
   const { bound, limit } = q;
+  const journal = await journalRows<R>(c, key);
   const head = (await c.heads.findOne({ _id: headId(key) })) as { e: R[]; pages: number } | null;
   const count = head?.pages ?? 0;
   const keep = (r: R) => q.keep(r) && (!bound || cmp(posOf(r), bound) < 0);
@@ -58,7 +61,7 @@ export async function readKey<R extends RowBase>(
   const id = (r: R) => `${r.c.getTime()}|${r.i}`;
   // One entry per row: a row seen in the head and in a page (a sealer moved it meanwhile) counts once.
   const found = new Map<string, { row: R; page: number }>(
-    (head?.e ?? []).filter(keep).map((row) => [id(row), { row, page: -1 }]),
+    [...journal, ...(head?.e ?? [])].filter(keep).map((row) => [id(row), { row, page: -1 }]),
   );
   const belows: { k: number; below: Pos | null }[] = [];
   let floor: Pos | null = null;
@@ -80,7 +83,7 @@ export async function readKey<R extends RowBase>(
   listed.sort((a, b) => cmp(posOf(b.row), posOf(a.row)));
   return listed.slice(0, limit).map(({ row, page }) => {
     if (page >= 0) return { row, page };
-    // A head row: the newest page read that covers it, else the top page (a cursor then checks upwards).
+    // A journal or head row: the newest page read that covers it, else the top page (a cursor then checks upwards).
     const cover = belows.find((b) => !b.below || cmp(b.below, posOf(row)) < 0);
     return { row, page: cover ? cover.k : Math.max(0, count - 1) };
   });

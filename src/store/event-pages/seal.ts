@@ -67,9 +67,7 @@ export async function fileIntoPages(
  * holds the lease (the rows wait for the next one).
  */
 export async function seal(c: PageCollections, key: string, extra: readonly RowBase[] = []): Promise<boolean> {
-  const lease = await acquire(c, key);
-  if (!lease) return false;
-  try {
+  const done = await withLease(c, key, async () => {
     const head = await c.heads.findOne({ _id: headId(key) });
     const moved = head?.e ?? [];
     const count = await fileIntoPages(c, key, head?.pages ?? 0, [...moved, ...extra]);
@@ -79,20 +77,33 @@ export async function seal(c: PageCollections, key: string, extra: readonly RowB
       { upsert: true },
     );
     return true;
+  });
+  return done ?? false;
+}
+
+/**
+ * Runs `work` under the lease named `id` (a key's for sealing, a journal's for moving it), or answers null when
+ * another holder has it. The lease is an insert into the tiny `event_page_locks` collection.
+ */
+export async function withLease<T>(c: PageCollections, id: string, work: () => Promise<T>): Promise<T | null> {
+  const lease = await acquire(c, id);
+  if (!lease) return null;
+  try {
+    return await work();
   } finally {
-    await c.locks.deleteOne({ _id: key, at: lease.at });
+    await c.locks.deleteOne({ _id: id, at: lease.at });
   }
 }
 
-async function acquire(c: PageCollections, key: string): Promise<{ at: Date } | null> {
+async function acquire(c: PageCollections, id: string): Promise<{ at: Date } | null> {
   const at = new Date();
   try {
-    await c.locks.insertOne({ _id: key, at });
+    await c.locks.insertOne({ _id: id, at });
     return { at };
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    // Clears a dead sealer's lease (only that one: the delete names its time); the next trigger seals.
-    await c.locks.deleteOne({ _id: key, at: { $lt: new Date(at.getTime() - LEASE_MS) } });
+    // Clears a dead holder's lease (only that one: the delete names its time); the next trigger takes it.
+    await c.locks.deleteOne({ _id: id, at: { $lt: new Date(at.getTime() - LEASE_MS) } });
     return null;
   }
 }

@@ -1,46 +1,11 @@
-import { createHash } from 'node:crypto';
-import type { AnyBulkWriteOperation } from 'mongodb';
 import type { EventDoc } from '../documents.js';
-import { headId, type HeadDoc, type PageCollections } from './docs.js';
-import { keysOf, toRow, type PageRow, type RowBase } from './rows.js';
+import type { PageCollections } from './docs.js';
+import { addToHead, headsDue, sealTriggered, writeUpserts } from './heads.js';
+import { fileIntoJournals, type Filed } from './journal.js';
+import { keysOf, toRow, type RowBase } from './rows.js';
 import { seal } from './seal.js';
 
-/** Whether this row's write checks its key's head: deterministic per (row id, key), 1 in `sealEvery`. */
-export const triggers = (c: Pick<PageCollections, 'sizes'>, rowId: string, key: string): boolean =>
-  createHash('sha1').update(`${rowId}|${key}`).digest().readUInt32BE(0) % c.sizes.sealEvery === 0;
-
-const addToHead = (key: string, rows: RowBase[]): AnyBulkWriteOperation<HeadDoc> => ({
-  updateOne: {
-    filter: { _id: headId(key) },
-    update: { $addToSet: { e: { $each: rows as PageRow[] } }, $setOnInsert: { pages: 0 } },
-    upsert: true,
-  },
-});
-
-/** One bulkWrite; two writers creating the same head race on its `_id`: the loser's ops are idempotent, rerun. */
-async function writeHeads(c: PageCollections, ops: AnyBulkWriteOperation<HeadDoc>[]): Promise<void> {
-  if (ops.length === 0) return;
-  try {
-    await c.heads.bulkWrite(ops, { ordered: false });
-  } catch (err) {
-    if ((err as { code?: number }).code !== 11000 && !/E11000/.test(String(err))) throw err;
-    await c.heads.bulkWrite(ops, { ordered: false });
-  }
-}
-
-/** Seals the keys whose turn it is and whose head is full enough. */
-async function sealTriggered(c: PageCollections, keys: readonly string[]): Promise<void> {
-  for (const key of new Set(keys)) {
-    const head = await c.heads.findOne({ _id: headId(key) });
-    if (head && head.e.length >= c.sizes.sealAt) await seal(c, key);
-  }
-}
-
-/** A row to file under a listing key (an event's, or a delivery's: src/store/delivery-pages.ts). */
-export interface Filed {
-  key: string;
-  row: RowBase;
-}
+export type { Filed } from './journal.js';
 
 const eventEntries = (event: EventDoc): Filed[] => {
   const row = toRow(event);
@@ -48,20 +13,11 @@ const eventEntries = (event: EventDoc): Filed[] => {
 };
 
 /**
- * Files rows into their keys' heads: one bulkWrite adding each row to its key's head (idempotent: `$addToSet` of the
- * same row), then, about once per `sealEvery` rows of a key, seals that key's head.
+ * Files rows under their keys: into their integrators' journals, one small update each (src/store/event-pages/
+ * journal.ts), from where they move into the keys' heads and sealed pages in batches.
  */
 export async function fileRows(c: PageCollections, entries: readonly Filed[]): Promise<void> {
-  const byKey = new Map<string, RowBase[]>();
-  for (const { key, row } of entries) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
-  await writeHeads(
-    c,
-    [...byKey].map(([k, rows]) => addToHead(k, rows)),
-  );
-  await sealTriggered(
-    c,
-    entries.filter(({ key, row }) => triggers(c, row.i, key)).map(({ key }) => key),
-  );
+  await fileIntoJournals(c, entries);
 }
 
 /** Files one stored event into the listing, with `extra` rows (its deliveries') in the same bulkWrite. */
@@ -70,29 +26,29 @@ export async function indexEvent(c: PageCollections, event: EventDoc, extra: rea
 }
 
 /**
- * The bulk equivalent for many rows (seeding, benchmarks): the same rows, heads and pages, with fewer commands.
- * A key with at least `sealAt` rows in the batch is sealed with them at once; the others go to their heads in one
- * bulkWrite and are checked for sealing exactly as fileRows would check them.
+ * The bulk equivalent for many rows (seeding, benchmarks): the same heads and pages, with fewer commands, past the
+ * journals. A key with at least `sealAt` rows in the batch is sealed with them at once; the others go to their heads
+ * in one bulkWrite and are checked for sealing exactly as a move out of a journal would check them.
  */
 export async function fileRowsBulk(c: PageCollections, entries: readonly Filed[]): Promise<void> {
   const byKey = new Map<string, RowBase[]>();
-  const due = new Set<string>();
-  for (const { key, row } of entries) {
-    (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
-    if (triggers(c, row.i, key)) due.add(key);
-  }
+  for (const { key, row } of entries) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
   const small = [...byKey].filter(([, rows]) => rows.length < c.sizes.sealAt);
   // In chunks: FerretDB v1.24 (SQLite) was seen to stall, idle, on one `update` of a few thousand upserts that
   // found some heads existing (bench seeding's second batch).
   for (let n = 0; n < small.length; n += HEAD_CHUNK)
-    await writeHeads(
+    await writeUpserts(
       c,
       small.slice(n, n + HEAD_CHUNK).map(([k, rows]) => addToHead(k, rows)),
     );
   for (const [k, rows] of byKey) if (rows.length >= c.sizes.sealAt) while (!(await seal(c, k, rows))) await pause();
+  const smallKeys = new Set(small.map(([k]) => k));
   await sealTriggered(
     c,
-    small.map(([k]) => k).filter((k) => due.has(k)),
+    headsDue(
+      c,
+      entries.filter(({ key }) => smallKeys.has(key)),
+    ),
   );
 }
 

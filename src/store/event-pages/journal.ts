@@ -1,0 +1,89 @@
+import type { AnyBulkWriteOperation } from 'mongodb';
+import { integratorOf, journalId, suffixOf, type JournalDoc, type JournalEntry, type PageCollections } from './docs.js';
+import { addToHead, headsDue, sealTriggered, triggers, writeUpserts } from './heads.js';
+import type { PageRow, RowBase } from './rows.js';
+import { withLease } from './seal.js';
+
+/** A row to file under a listing key (an event's, or a delivery's: src/store/delivery-pages.ts). */
+export interface Filed {
+  key: string;
+  row: RowBase;
+}
+
+/**
+ * The journal entries of `filed`, per integrator: one entry per row, naming every key it is filed under in filing
+ * order, so that filing the same rows again builds equal entries (an idempotent `$addToSet`).
+ */
+function entriesOf(filed: readonly Filed[]): Map<string, JournalEntry[]> {
+  const byRow = new Map<RowBase, { integratorId: string; entry: JournalEntry }>();
+  for (const { key, row } of filed) {
+    const at =
+      byRow.get(row) ??
+      byRow.set(row, { integratorId: integratorOf(key), entry: { k: [], r: row as PageRow } }).get(row)!;
+    at.entry.k.push(suffixOf(key));
+  }
+  const out = new Map<string, JournalEntry[]>();
+  for (const { integratorId, entry } of byRow.values())
+    (out.get(integratorId) ?? out.set(integratorId, []).get(integratorId)!).push(entry);
+  return out;
+}
+
+/**
+ * Files rows into their integrators' journals: one bulkWrite, one small update per integrator (whatever the number of
+ * keys), then, about once per `journalEvery` entries, checks the journal and moves it into the keys' heads when full.
+ */
+export async function fileIntoJournals(c: PageCollections, filed: readonly Filed[]): Promise<void> {
+  const byIntegrator = entriesOf(filed);
+  await writeUpserts<JournalDoc>(
+    c,
+    [...byIntegrator].map(([integratorId, entries]): AnyBulkWriteOperation<JournalDoc> => ({
+      updateOne: {
+        filter: { _id: journalId(integratorId) },
+        update: { $addToSet: { e: { $each: entries } } },
+        upsert: true,
+      },
+    })),
+  );
+  for (const [integratorId, entries] of byIntegrator) {
+    if (!entries.some((e) => journalDue(c, e.r.i, integratorId))) continue;
+    const journal = await c.journals.findOne({ _id: journalId(integratorId) });
+    if (journal && journal.e.length >= c.sizes.journalAt) await moveJournal(c, integratorId);
+  }
+}
+
+/** Whether filing this row checks its integrator's journal (deterministic: round-trips.test.ts counts them). */
+export const journalDue = (c: Pick<PageCollections, 'sizes'>, rowId: string, integratorId: string): boolean =>
+  triggers(rowId, journalId(integratorId), c.sizes.journalEvery);
+
+/**
+ * Moves the journal's entries into their keys' heads under the journal's lease (one bulkWrite), then pulls exactly the
+ * moved entries out of the journal; entries added meanwhile stay. A crash between the two leaves rows in both: readers
+ * count a row once, and the next move adds them to the heads again (no change). Then seals the heads whose turn it is.
+ * Returns false when another mover holds the lease.
+ */
+export async function moveJournal(c: PageCollections, integratorId: string): Promise<boolean> {
+  const id = journalId(integratorId);
+  const due = await withLease(c, id, async () => {
+    const moved = (await c.journals.findOne({ _id: id }))?.e ?? [];
+    if (moved.length === 0) return [];
+    const filed = moved.flatMap((e) => e.k.map((suffix) => ({ key: `${integratorId}|${suffix}`, row: e.r })));
+    const byKey = new Map<string, RowBase[]>();
+    for (const { key, row } of filed) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
+    await writeUpserts(
+      c,
+      [...byKey].map(([key, rows]) => addToHead(key, rows)),
+    );
+    await c.journals.updateOne({ _id: id }, { $pullAll: { e: moved } });
+    return headsDue(c, filed);
+  });
+  if (due === null) return false;
+  await sealTriggered(c, due);
+  return true;
+}
+
+/** The journal rows of one key (the reader reads them before the key's head and pages). */
+export async function journalRows<R extends RowBase>(c: PageCollections, key: string): Promise<R[]> {
+  const suffix = suffixOf(key);
+  const journal = await c.journals.findOne({ _id: journalId(integratorOf(key)) });
+  return (journal?.e ?? []).filter((e) => e.k.includes(suffix)).map((e) => e.r as unknown as R);
+}

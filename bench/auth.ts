@@ -1,6 +1,7 @@
 // `npm run bench -- auth`: (a) verify/s of the server's hot path (node:crypto verify with a cached KeyObject, and the
 // whole authenticator) beside `openssl speed ecdsap256`; (b) requests/s on GET /v1/credentials/current, signed,
-// beside the same handler without auth, loaded from a second process over loopback. Ends with one JSON line.
+// beside the same handler without auth, loaded from a second process over loopback; (c) both at the same offered
+// load; (d) one database round trip by the driver and raw (the shared replay store's share). Ends with one JSON line.
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { cpus } from 'node:os';
@@ -11,6 +12,7 @@ import { createReplayCache } from '../src/auth/replay-cache.js';
 import { compressedHexOf } from '../src/crypto/p256.js';
 import { requestSigningInput, signRequest, verifyRequestSignature } from '../src/crypto/request-signature.js';
 import { measureHttp } from './lib/auth-http.js';
+import { measureRoundTrips } from './lib/driver-round-trip.js';
 
 const run = promisify(execFile);
 const VERIFY_MS = 3_000;
@@ -141,6 +143,13 @@ async function main(): Promise<void> {
   console.log(
     `    auth cost ${Math.round(authCostUs)} µs = ${costRatio.toFixed(2)} × one openssl verify (${Math.round(verifyUs)} µs), shared replay store included (goal ≤ ${GOAL_COST}: ${mark(costRatio <= GOAL_COST)})`,
   );
+  // (d) What the shared replay store's share of a request is made of: one database round trip, by the driver and raw.
+  const url = process.env.MONGODB_URL;
+  if (!url) throw new Error('MONGODB_URL is not set (npm run bench sets it)');
+  const trips = await measureRoundTrips(url);
+  console.log(
+    `(d) one round trip to the database, this process's CPU: driver ping ${Math.round(trips.driverPingUs)} µs, driver one-document insertMany ${Math.round(trips.driverInsertUs)} µs, raw OP_MSG ping ${Math.round(trips.rawPingUs)} µs (= ${(trips.driverInsertUs / verifyUs).toFixed(2)} / ${(trips.rawPingUs / verifyUs).toFixed(2)} × one openssl verify)`,
+  );
   const r = (n: number, d = 0) => Number(n.toFixed(d));
   console.log(
     JSON.stringify({
@@ -162,6 +171,9 @@ async function main(): Promise<void> {
       authCostUs: r(authCostUs, 1),
       opensslVerifyUs: r(verifyUs, 1),
       authCostPerVerify: r(costRatio, 3),
+      driverPingUs: r(trips.driverPingUs, 1),
+      driverInsertUs: r(trips.driverInsertUs, 1),
+      rawPingUs: r(trips.rawPingUs, 1),
       connections: http.connections,
       requestsPerRound: http.perRound,
       rounds: http.rounds,

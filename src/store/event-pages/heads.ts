@@ -40,6 +40,13 @@ export async function sealTriggered(c: PageCollections, keys: Iterable<string>):
   }
 }
 
+/** The rows of `filed` grouped by their key, in filing order. */
+export function rowsByKey(filed: readonly { key: string; row: RowBase }[]): Map<string, RowBase[]> {
+  const byKey = new Map<string, RowBase[]>();
+  for (const { key, row } of filed) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
+  return byKey;
+}
+
 /** The keys among `filed` whose turn it is to have their head checked. */
 export const headsDue = (c: PageCollections, filed: readonly { key: string; row: RowBase }[]): string[] =>
   filed.filter(({ key, row }) => triggers(row.i, key, c.sizes.sealEvery)).map(({ key }) => key);

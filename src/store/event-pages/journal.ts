@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { integratorOf, journalId, suffixOf, type JournalDoc, type JournalEntry, type PageCollections } from './docs.js';
-import { addToHead, headsDue, sealTriggered, triggers, writeUpserts } from './heads.js';
+import { addToHead, headsDue, rowsByKey, sealTriggered, triggers, writeUpserts } from './heads.js';
 import type { PageRow, RowBase } from './rows.js';
 import { withLease } from './seal.js';
 
@@ -67,11 +67,9 @@ export async function moveJournal(c: PageCollections, integratorId: string): Pro
     const moved = (await c.journals.findOne({ _id: id }))?.e ?? [];
     if (moved.length === 0) return [];
     const filed = moved.flatMap((e) => e.k.map((suffix) => ({ key: `${integratorId}|${suffix}`, row: e.r })));
-    const byKey = new Map<string, RowBase[]>();
-    for (const { key, row } of filed) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
     await writeUpserts(
       c,
-      [...byKey].map(([key, rows]) => addToHead(key, rows)),
+      [...rowsByKey(filed)].map(([key, rows]) => addToHead(key, rows)),
     );
     await c.journals.updateOne({ _id: id }, { $pullAll: { e: moved } });
     return headsDue(c, filed);

@@ -1,8 +1,8 @@
 import type { EventDoc } from '../documents.js';
 import type { PageCollections } from './docs.js';
-import { addToHead, headsDue, sealTriggered, writeUpserts } from './heads.js';
+import { addToHead, headsDue, rowsByKey, sealTriggered, writeUpserts } from './heads.js';
 import { fileIntoJournals, type Filed } from './journal.js';
-import { keysOf, toRow, type RowBase } from './rows.js';
+import { keysOf, toRow } from './rows.js';
 import { seal } from './seal.js';
 
 export type { Filed } from './journal.js';
@@ -31,8 +31,7 @@ export async function indexEvent(c: PageCollections, event: EventDoc, extra: rea
  * in one bulkWrite and are checked for sealing exactly as a move out of a journal would check them.
  */
 export async function fileRowsBulk(c: PageCollections, entries: readonly Filed[]): Promise<void> {
-  const byKey = new Map<string, RowBase[]>();
-  for (const { key, row } of entries) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
+  const byKey = rowsByKey(entries);
   const small = [...byKey].filter(([, rows]) => rows.length < c.sizes.sealAt);
   // In chunks: FerretDB v1.24 (SQLite) was seen to stall, idle, on one `update` of a few thousand upserts that
   // found some heads existing (bench seeding's second batch).

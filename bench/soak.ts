@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { processWatch, sample } from './lib/proc-stats.js';
+import { memoryMap } from './lib/memory-map.js';
 import { freePort } from '../scripts/lib/processes.js';
 import { startBenchStack } from './lib/stack.js';
 import { lifecycleEvent } from '../test/helpers/deliveries.js';
@@ -36,7 +37,9 @@ const failing = await startHttpsReceiver((r) => {
 });
 // The worker's /metrics on a port of its own: its V8 heap and external memory beside its RSS.
 const metricsPort = await freePort();
-const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-soak-')), {
+const logDir = mkdtempSync(join(tmpdir(), 'herald-bench-soak-'));
+console.log(`worker log: ${join(logDir, 'worker.log')}`);
+const stack = await startBenchStack(logDir, {
   env: { HERALD_WORKER_METRICS_PORT: String(metricsPort), HERALD_TEMPORAL_METRICS_PORT: String(await freePort()) },
 });
 /** MB of the worker's V8 heap (used, total) and external memory, from prom-client's default metrics. */
@@ -54,6 +57,13 @@ async function workerHeapMb(): Promise<Record<string, number> | null> {
   }
 }
 const watch = processWatch(stack.pids);
+/** The worker's resident memory by kind (bench/lib/memory-map.ts) and its main thread's V8 heap. */
+const workerMemory = async () => ({
+  ...(stack.pids.worker ? memoryMap(stack.pids.worker) : undefined),
+  mainThread: await workerHeapMb(),
+});
+const idle = await workerMemory();
+console.log(`worker at idle: ${JSON.stringify(idle)}`);
 await stack.subscribe(`https://hooks.example.com:${healthy.port}/soak`, ['customer.created']);
 
 /** The MongoDB-wire server's data folder, from its command line (`-data DIR`). */
@@ -183,12 +193,13 @@ const waiting = {
   workerRssEvery10sMb: rssSeries,
   workerRssMb: workerNow?.rssMb ?? null,
   workerPeakRssMb: workerNow?.peakRssMb ?? null,
-  workerHeap: await workerHeapMb(),
+  workerIdle: idle,
+  workerMemory: await workerMemory(),
   dbFilesMb: dbFilesMb(),
 };
 console.log(
   `${waiting.deliveries} deliveries waiting on a failing endpoint: worker RSS ${waiting.workerRssMb} MB ` +
-    `(peak ${waiting.workerPeakRssMb} MB; goal ≤ 600; of it V8 heap ${JSON.stringify(waiting.workerHeap)}), database files ${waiting.dbFilesMb} MB; started through the ` +
+    `(peak ${waiting.workerPeakRssMb} MB; goal ≤ 600; by kind ${JSON.stringify(waiting.workerMemory)}), database files ${waiting.dbFilesMb} MB; started through the ` +
     `${waiting.startedThrough} in ${startSeconds} s`,
 );
 const processes = watch.report();

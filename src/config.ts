@@ -74,6 +74,11 @@ export const configSchema = z.object({
   HERALD_WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).max(2000).default(100),
   /** On SIGTERM, how long a worker lets its in-flight attempts finish before it gives them up (they are retried). */
   HERALD_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * The worker's V8 heaps (main and workflow threads) grow to (1 + this/100) × their live size before a full GC;
+   * 0 leaves it to V8 (up to 4×): docs/operations.md, "Sizing the worker".
+   */
+  HERALD_WORKER_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** base64 of 32 bytes: encrypts subscription signing keys at rest (AES-256-GCM). */
   HERALD_MASTER_KEY: optionalString,

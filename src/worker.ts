@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
 import { pino } from 'pino';
 import { createWorkerRuntime } from './worker-runtime.js';
+import { applyWorkerMemorySettings } from './worker-memory.js';
 import { installTemporalRuntime } from './telemetry/temporal-runtime.js';
 import { temporalLogLevel, temporalPinoLogger } from './telemetry/temporal-pino-logger.js';
 import { setupTracing } from './telemetry/tracing.js';
@@ -11,11 +12,14 @@ export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-work
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Before the workflow thread exists; the V8 flag reaches the isolates already running too.
+  const memory = applyWorkerMemorySettings(config);
   const tracing = setupTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'herald-worker' });
   // The SDK's lines, its Rust core's included, as JSON lines with the delivery's ids (docs/operations-metrics.md).
   const logger = pino({ level: config.LOG_LEVEL });
   const level = temporalLogLevel(config.LOG_LEVEL);
   installTemporalRuntime(config, temporalPinoLogger(logger), { level, forwardCoreLogs: true });
+  logger.info({ ...memory, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null }, 'worker memory settings');
   const runtime = await createWorkerRuntime(config, { logger });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running attempts finish for
   // HERALD_WORKER_SHUTDOWN_GRACE_SECONDS (src/temporal-worker.ts); then every connection is closed.

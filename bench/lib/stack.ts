@@ -72,9 +72,13 @@ export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv & { H
   };
 }
 
-/** A worker process (src/worker.ts), its output appended to `logFile`. */
+/**
+ * A worker process (src/worker.ts), its output appended to `logFile`. BENCH_WORKER_NODE_ARGS: extra node flags for
+ * it, e.g. "--trace-gc" (each line names its isolate: the main thread's or the workflow thread's).
+ */
 export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
-  const worker = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/worker.ts')], {
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/worker.ts')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

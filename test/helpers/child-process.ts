@@ -32,10 +32,11 @@ export function envOf(config: Config, extra: Record<string, string> = {}): NodeJ
   };
 }
 
-/** Runs `src/<entry>.ts` with tsx, as `npm run start:*` runs the built file. */
-export function spawnHerald(entry: 'worker' | 'server', env: NodeJS.ProcessEnv): HeraldChild {
+/** Runs `src/<entry>.ts` with tsx, as `npm run start:*` runs the built file; `nodeArgs`: node flags before it. */
+export function spawnHerald(entry: 'worker' | 'server', env: NodeJS.ProcessEnv, nodeArgs: string[] = []): HeraldChild {
   const script = fileURLToPath(new URL(`../../src/${entry}.ts`, import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [...nodeArgs, '--import', 'tsx', script];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

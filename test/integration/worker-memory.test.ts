@@ -1,0 +1,67 @@
+// The worker process applies its memory settings itself (src/worker-memory.ts): with
+// HERALD_WORKER_HEAP_GROWING_PERCENT set, V8's own trace (`--trace-gc-verbose`) shows the heap growing factor it
+// uses after each full collection, in more than one isolate (the main thread's and the workflow thread's: V8 reads
+// the flag process-wide), and the worker still delivers.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { envOf, reap, spawnHerald, type HeraldChild } from '../helpers/child-process.js';
+import { eventually } from '../helpers/deliveries.js';
+import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
+
+/** Time for a child worker to start (tsx, bundle, connections) and deliver on a loaded machine. */
+const START_MS = 90_000;
+/** Factor 5.0: beyond V8's own range (1.1–4.0), so only the setting can produce it. */
+const PERCENT = 400;
+
+/** Isolate address → the growing factors V8 printed for it (`[pid:0x…] … ms: [V8HeapTrait] factor 5.0 …`). */
+function factorsByIsolate(output: string): Map<string, string[]> {
+  const byIsolate = new Map<string, string[]>();
+  for (const m of output.matchAll(/^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: \[V8HeapTrait\] factor ([\d.]+)/gm)) {
+    const [, isolate, factor] = m;
+    byIsolate.set(isolate!, [...(byIsolate.get(isolate!) ?? []), factor!]);
+  }
+  return byIsolate;
+}
+
+describe('worker process: memory settings', { timeout: 240_000 }, () => {
+  let s: DeliveryStack;
+  let child: HeraldChild | undefined;
+  before(async () => {
+    s = await startDeliveryStack({ inProcessWorker: false });
+  });
+  after(async () => {
+    await reap(child);
+    await s?.stop();
+  });
+
+  it('caps the V8 heap growing factor of its main and workflow threads', async () => {
+    const subscription = await s.subscribe('/memory-settings');
+    const env = envOf(s.workerConfig, {
+      HERALD_WORKER_METRICS_PORT: 'off',
+      HERALD_TEMPORAL_METRICS_PORT: 'off',
+      LOG_LEVEL: 'info',
+      HERALD_WORKER_HEAP_GROWING_PERCENT: String(PERCENT),
+    });
+    child = spawnHerald('worker', env, ['--trace-gc-verbose']);
+    const eventId = await s.publish();
+    await eventually(async () => {
+      const [d] = await s.deliveriesOf(eventId, subscription.id);
+      return d?.status === 'succeeded' ? d : undefined;
+    }, START_MS);
+    // Each thread makes full collections while it loads its code (the workflow thread: the bundle).
+    await eventually(() => {
+      const isolates = [...factorsByIsolate(child!.output())].filter(([, f]) => f.includes('5.0'));
+      return isolates.length >= 2 ? isolates : undefined;
+    }, START_MS).catch(() =>
+      assert.fail(`factors by isolate: ${JSON.stringify([...factorsByIsolate(child!.output())])}`),
+    );
+
+    const settings = child
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'worker memory settings');
+    assert.equal(settings?.heapGrowingPercent, PERCENT, 'the worker logs the setting it applied');
+  });
+});

@@ -11,6 +11,9 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
+# glibc's malloc otherwise opens up to 8 arenas per core for the threads of the Temporal SDK's core, V8 and libuv,
+# each holding freed memory: docs/operations.md, "Sizing the worker" (test/integration/worker-memory.test.ts).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

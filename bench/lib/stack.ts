@@ -80,7 +80,7 @@ export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProce
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/worker.ts')], {
     cwd: root,
-    env,
+    env: { MALLOC_ARENA_MAX: '2', ...env }, // as the image sets it (Dockerfile)
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = createWriteStream(logFile, { flags: 'a' });

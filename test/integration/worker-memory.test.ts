@@ -1,9 +1,14 @@
-// The worker process applies its memory settings itself (src/worker-memory.ts): with
+// The worker process's memory settings (docs/operations.md, "Sizing the worker"): with
 // HERALD_WORKER_HEAP_GROWING_PERCENT set, V8's own trace (`--trace-gc-verbose`) shows the heap growing factor it
 // uses after each full collection, in more than one isolate (the main thread's and the workflow thread's: V8 reads
-// the flag process-wide), and the worker still delivers.
+// the flag process-wide); with the image's MALLOC_ARENA_MAX, the process holds no more glibc arenas than that (a
+// worker without it opens 11–15); and the worker still delivers.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { memoryMap } from '../../bench/lib/memory-map.js';
+import { root } from '../../scripts/lib/servers.js';
 import { envOf, reap, spawnHerald, type HeraldChild } from '../helpers/child-process.js';
 import { eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
@@ -13,14 +18,24 @@ const START_MS = 90_000;
 /** Factor 5.0: beyond V8's own range (1.1–4.0), so only the setting can produce it. */
 const PERCENT = 400;
 
-/** Isolate address → the growing factors V8 printed for it (`[pid:0x…] … ms: [V8HeapTrait] factor 5.0 …`). */
+/**
+ * Isolate address → the growing factors V8 applied for it after its full collections
+ * (`[pid:0x…] … ms: [HeapController] Limit: old size: … KB, new limit: … KB (5.0)`).
+ */
 function factorsByIsolate(output: string): Map<string, string[]> {
   const byIsolate = new Map<string, string[]>();
-  for (const m of output.matchAll(/^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: \[V8HeapTrait\] factor ([\d.]+)/gm)) {
+  for (const m of output.matchAll(/^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: \[HeapController\] Limit: .*\(([\d.]+)\)$/gm)) {
     const [, isolate, factor] = m;
     byIsolate.set(isolate!, [...(byIsolate.get(isolate!) ?? []), factor!]);
   }
   return byIsolate;
+}
+
+/** MALLOC_ARENA_MAX as the image (Dockerfile) sets it. */
+function imageMallocArenaMax(): string {
+  const value = /^ENV MALLOC_ARENA_MAX=(\d+)$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
+  assert.ok(value, 'the Dockerfile sets MALLOC_ARENA_MAX');
+  return value;
 }
 
 describe('worker process: memory settings', { timeout: 240_000 }, () => {
@@ -34,13 +49,15 @@ describe('worker process: memory settings', { timeout: 240_000 }, () => {
     await s?.stop();
   });
 
-  it('caps the V8 heap growing factor of its main and workflow threads', async () => {
+  it('caps the V8 heap growing factor of its main and workflow threads, and its malloc arenas', async () => {
+    const arenaMax = imageMallocArenaMax();
     const subscription = await s.subscribe('/memory-settings');
     const env = envOf(s.workerConfig, {
       HERALD_WORKER_METRICS_PORT: 'off',
       HERALD_TEMPORAL_METRICS_PORT: 'off',
       LOG_LEVEL: 'info',
       HERALD_WORKER_HEAP_GROWING_PERCENT: String(PERCENT),
+      MALLOC_ARENA_MAX: arenaMax,
     });
     child = spawnHerald('worker', env, ['--trace-gc-verbose']);
     const eventId = await s.publish();
@@ -63,5 +80,9 @@ describe('worker process: memory settings', { timeout: 240_000 }, () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l.msg === 'worker memory settings');
     assert.equal(settings?.heapGrowingPercent, PERCENT, 'the worker logs the setting it applied');
+    assert.equal(settings?.mallocArenaMax, arenaMax);
+    // The main arena (brk) is not among the 64 MiB arena heaps memoryMap counts.
+    const map = memoryMap(child.child.pid!);
+    assert.ok(map && map.mallocArenas <= Number(arenaMax) - 1, JSON.stringify(map));
   });
 });

@@ -30,10 +30,11 @@ export function workerTuning(
     workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
     // More pollers than free slots only hold tasks another worker could run.
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: Math.min(20, config.HERALD_WORKER_MAX_ACTIVITIES) },
-    // Sized on purpose: RSS grows with the cache, not with the deliveries waiting (≈ 1.3 GB with the SDK's default
-    // for 10,000 sleeping workflows, ≈ 0.41 GB with 100). 400 holds every workflow woken in the last ~10 s at the
-    // measured ~40 deliveries/s; an evicted one replays its short history (≤ 30 events) when its timer fires.
-    // `npm run bench -- soak` prints the worker's RSS with 20,000 deliveries waiting (goal ≤ 600 MB).
+    // Sized on purpose: the SDK's default here would be ≈ 2,300 (from the 4 GB heap limit; ≈ 1.3 GB RSS for
+    // 10,000 sleeping workflows). 400 holds every workflow woken in the last ~10 s at the measured ~40 deliveries/s
+    // (an outage's retries need them on time); an evicted one replays its short history (≤ 30 events). The 400 are
+    // a part of the workflow thread's ≈ 50 MB live heap: the rest of the worker's memory is V8's garbage headroom and
+    // malloc arenas (src/worker-memory.ts; docs/operations.md, "Worker memory with 20,000 deliveries waiting").
     maxCachedWorkflows: 400,
     reuseV8Context: true,
     // Heartbeats reach Temporal well within the activity's heartbeat timeout (src/domain/attempt-bounds.ts).

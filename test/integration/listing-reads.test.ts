@@ -91,6 +91,23 @@ describe('what a listing page reads', () => {
     assert.equal(directoryReads.length, 1, 'the directory read once');
     assert.ok(pageReads().length <= 3, `pages read: ${pageReads().length} (≈ 50 pages: a search would read 6 more)`);
 
+    // A cursor's next page: whether pages were sealed above the cursor's page (here page ≈ 14 of ≈ 50) is read in
+    // the directory, not by reading the page above.
+    const last = page.at(-1)!;
+    const cursor = { createdAt: last.createdAt, id: last._id, page: last.page };
+    finds.length = 0;
+    const next = await events.list(integratorId, { createdBefore: before }, cursor, 10);
+    assert.deepEqual(
+      next.map((r) => r._id),
+      docs
+        .slice(103, 113)
+        .reverse()
+        .map((d) => d._id),
+    );
+    assert.ok(last.page !== undefined && last.page < 40, `the cursor's page: ${last.page}`);
+    const belowReads = pageReads().filter((f) => (f.projection as Document | undefined)?.below === 1);
+    assert.deepEqual(belowReads, [], 'no page read for its below');
+
     // Pages written before the directory existed: the search reads them instead, same answer.
     await db.collection<{ _id: string }>('event_pages').deleteOne({ _id: directoryId(keyFor(integratorId, {})) });
     finds.length = 0;

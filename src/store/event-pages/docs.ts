@@ -117,17 +117,14 @@ export async function readPage(c: PageCollections, key: string, n: number): Prom
 
 /**
  * The newest sealed page that may hold rows older than `bound`: the largest n < count with below < bound (page 0
- * always qualifies). Binary search over the key's page directory (one read); a page the directory lacks (written
- * before it existed) is read itself.
+ * always qualifies). Binary search over the key's page directory (one read, belowReader); a page the directory
+ * lacks (written before it existed) is read itself.
  */
 export async function locate(c: PageCollections, key: string, bound: Pos, count: number): Promise<number> {
-  const directory = count > 1 ? ((await c.directories.findOne({ _id: directoryId(key) }))?.b ?? {}) : {};
+  const belowOf = belowReader(c, key);
   const qualifies = async (n: number): Promise<boolean> => {
     if (n === 0) return true;
-    const below =
-      String(n) in directory
-        ? directory[String(n)]
-        : (await c.sealed.findOne({ _id: pageId(key, n) }, { projection: { below: 1 } }))?.below;
+    const below = await belowOf(n);
     return !below || cmp(toPos(below), bound) < 0;
   };
   let lo = 0;
@@ -138,4 +135,18 @@ export async function locate(c: PageCollections, key: string, bound: Pos, count:
     else hi = mid - 1;
   }
   return lo;
+}
+
+/**
+ * Reads sealed pages' `below` (null: page 0, or no such page): from the key's directory, read once on first use, else
+ * from the page itself (a page the directory lacks).
+ */
+export function belowReader(c: PageCollections, key: string): (n: number) => Promise<StoredPos | null> {
+  let directory: Promise<DirectoryDoc['b']> | undefined;
+  return async (n) => {
+    directory ??= c.directories.findOne({ _id: directoryId(key) }).then((d) => d?.b ?? {});
+    const listed = await directory;
+    if (String(n) in listed) return listed[String(n)] ?? null;
+    return (await c.sealed.findOne({ _id: pageId(key, n) }, { projection: { below: 1 } }))?.below ?? null;
+  };
 }

@@ -57,7 +57,7 @@ describe('health writes: one at a time per subscription, failures batched', () =
       'succeeded a 4',
       'failed a 5 ×1',
     ]);
-    assert.equal((await batched[0]).failures, 2, 'each failure of a batch answers its write');
+    assert.equal((await batched[0]!).failures, 2, 'each failure of a batch answers its write');
     assert.equal(w.busy, 0, 'idle lanes are dropped');
   });
 

@@ -94,7 +94,7 @@ while (pending() > 0 && Date.now() < deadline) {
 }
 const doneAt = Date.now();
 clearInterval(sampler);
-const workerSdk = await workerSdkMetrics(`http://127.0.0.1:${metricsPort}/metrics`, stack.config.TEMPORAL_TASK_QUEUE);
+const workerSdk = await workerSdkMetrics(`http://127.0.0.1:${metricsPort}/metrics`);
 
 const firstAttemptMs = (into: Arrivals): number[] =>
   [...ingestedAt].flatMap(([id, at]) => {

@@ -20,30 +20,42 @@ function histogram(text: string, name: string, having = ''): { count: number; me
   return { count, meanMs: count === 0 ? Number.NaN : round(total(text, `${name}_sum`, having) / count) };
 }
 
+/** The mean (ms) of the SDK's latency of one RPC `operation` to Temporal, and how many it made. */
+const rpc = (text: string, operation: string) =>
+  histogram(text, `(?:long_)?request_latency`, `operation="${operation}"`);
+
 /**
- * Scrapes `url` (the worker's /metrics) once; null when it cannot be read. `taskQueue`: the worker's (shared) task
- * queue, whose workflow tasks' wait is given apart from the sticky queue's (first tasks and evicted runs come from it).
+ * Scrapes `url` (the worker's /metrics) once; null when it cannot be read. The SDK labels the sticky queue's
+ * workflow tasks with the shared queue's name, so the schedule-to-start wait covers both; `pollers` is the number of
+ * polls open at the scrape, per queue (the shared queue's `workflow_task` pollers take every first task).
  */
-export async function workerSdkMetrics(url: string, taskQueue: string) {
+export async function workerSdkMetrics(url: string) {
   let text: string;
   try {
     text = await (await fetch(url)).text();
   } catch {
     return null;
   }
-  const hits = total(text, 'sticky_cache_hit');
-  const misses = total(text, 'sticky_cache_miss');
+  const pollers = (type: string) => total(text, 'num_pollers', `poller_type="${type}"`);
   return {
-    stickyCacheHits: hits,
-    stickyCacheMisses: misses,
+    stickyCacheHits: total(text, 'sticky_cache_hit'),
+    stickyCacheMisses: total(text, 'sticky_cache_miss'),
     stickyCacheForcedEvictions: total(text, 'sticky_cache_total_forced_eviction'),
-    workflowTasks: total(text, 'workflow_task_execution_latency_count'),
     workflowTaskFailures: total(text, 'workflow_task_execution_failed'),
     workflowTaskExecution: histogram(text, 'workflow_task_execution_latency'),
     workflowTaskReplay: histogram(text, 'workflow_task_replay_latency'),
     workflowTaskScheduleToStart: histogram(text, 'workflow_task_schedule_to_start_latency'),
-    sharedQueueScheduleToStart: histogram(text, 'workflow_task_schedule_to_start_latency', `task_queue="${taskQueue}"`),
     activityExecution: histogram(text, 'activity_execution_latency'),
     activityScheduleToStart: histogram(text, 'activity_schedule_to_start_latency'),
+    rpc: {
+      pollWorkflowTask: rpc(text, 'PollWorkflowTaskQueue'),
+      respondWorkflowTaskCompleted: rpc(text, 'RespondWorkflowTaskCompleted'),
+      respondActivityTaskCompleted: rpc(text, 'RespondActivityTaskCompleted'),
+    },
+    pollers: {
+      workflowTask: pollers('workflow_task'),
+      stickyWorkflowTask: pollers('sticky_workflow_task'),
+      activityTask: pollers('activity_task'),
+    },
   };
 }

@@ -78,5 +78,3 @@ export function createHealthWrites(health: Pick<HealthRepo, 'failed' | 'succeede
     },
   };
 }
-
-export type HealthWrites = ReturnType<typeof createHealthWrites>;

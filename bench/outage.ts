@@ -5,7 +5,9 @@
 // arrives, that each retry arrives within 2 s of its schedule (p99; the schedule counts from the previous attempt's
 // arrival), that first attempts arrive within 1 s of ingestion (p99) on both endpoints, and prints per-process CPU
 // seconds and peak RSS, and where the time goes: the ingest request's phases (bench/lib/ingest-marks.ts) and, from
-// --histories sampled workflow histories per endpoint, the first attempt's and the retries' (bench/lib/history-breakdown.ts).
+// --histories sampled workflow histories per endpoint, the first attempt's and the retries' (bench/lib/history-breakdown.ts),
+// and the worker's own Temporal SDK figures (bench/lib/worker-sdk-metrics.ts). BENCH_WORKER_NODE_ARGS="--cpu-prof
+// --cpu-prof-dir=DIR" profiles the worker (bench/lib/stack.ts).
 // Ends with one JSON line.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -43,7 +43,6 @@ export async function workerSdkMetrics(url: string) {
     stickyCacheForcedEvictions: total(text, 'sticky_cache_total_forced_eviction'),
     workflowTaskFailures: total(text, 'workflow_task_execution_failed'),
     workflowTaskExecution: histogram(text, 'workflow_task_execution_latency'),
-    workflowTaskReplay: histogram(text, 'workflow_task_replay_latency'),
     workflowTaskScheduleToStart: histogram(text, 'workflow_task_schedule_to_start_latency'),
     activityExecution: histogram(text, 'activity_execution_latency'),
     activityScheduleToStart: histogram(text, 'activity_schedule_to_start_latency'),

@@ -72,9 +72,14 @@ export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv & { H
   };
 }
 
-/** A worker process (src/worker.ts), its output appended to `logFile`. */
+/**
+ * A worker process (src/worker.ts), its output appended to `logFile`. BENCH_WORKER_NODE_ARGS: extra node flags for
+ * it, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a profile per thread, the workflow thread's included, written as
+ * it exits).
+ */
 export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
-  const worker = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/worker.ts')], {
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/worker.ts')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

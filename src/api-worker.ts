@@ -92,6 +92,7 @@ export function startApiWorker(config: Config, deps: ApiWorkerDeps): ApiWorker {
       void done.finally(() => (eager = null));
       live = { connection, worker, done };
       eager = client;
+      deps.log.info({ slots: config.HERALD_API_WORKER_SLOTS }, 'API delivery worker running');
     } catch (err) {
       await connection.close();
       throw err;

@@ -16,7 +16,7 @@ import { tracingClientInterceptors } from './telemetry/temporal-tracing.js';
 import { temporalConnectionOptions } from './temporal-connection.js';
 import { createHeraldWorker } from './temporal-worker.js';
 
-/** Seconds between two tries to connect while Temporal is unreachable (the API itself starts without it). */
+/** Milliseconds between two tries to start it while Temporal is unreachable (the API itself starts without it). */
 const RETRY_MS = 5_000;
 /** In-flight attempts get this long on shutdown: the API process is forced out 10 s after SIGTERM (src/server.ts). */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -105,7 +105,7 @@ export function startApiWorker(config: Config, deps: ApiWorkerDeps): ApiWorker {
         await start();
         return true;
       } catch (err) {
-        deps.log.warn({ err }, `API delivery worker: Temporal unreachable, retrying in ${RETRY_MS / 1000} s`);
+        deps.log.warn({ err }, `API delivery worker could not start (Temporal unreachable?), retrying in ${RETRY_MS / 1000} s`);
         await sleep(RETRY_MS, undefined, { signal: stop.signal }).catch(() => undefined);
       }
     }

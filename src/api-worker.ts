@@ -105,7 +105,10 @@ export function startApiWorker(config: Config, deps: ApiWorkerDeps): ApiWorker {
         await start();
         return true;
       } catch (err) {
-        deps.log.warn({ err }, `API delivery worker could not start (Temporal unreachable?), retrying in ${RETRY_MS / 1000} s`);
+        deps.log.warn(
+          { err },
+          `API delivery worker could not start (Temporal unreachable?), retrying in ${RETRY_MS / 1000} s`,
+        );
         await sleep(RETRY_MS, undefined, { signal: stop.signal }).catch(() => undefined);
       }
     }

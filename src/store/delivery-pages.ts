@@ -1,5 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { DeliveryStatus } from '../domain/delivery-vocabulary.js';
+import { findByIds } from './by-ids.js';
 import { deliveryIdOf } from './derived-ids.js';
 import type { DeliveryDoc } from './documents.js';
 import type { PageCollections } from './event-pages/docs.js';
@@ -10,8 +11,9 @@ import type { Filed } from './event-pages/write.js';
 /**
  * The deliveries listing on the `pages` layout (docs/deliveries.md, "The deliveries listing"): page documents in
  * `event_pages` holding only each delivery's position — ids in creation order, which never change — and the rows
- * themselves read by bare `_id`, in parallel, so a page always shows a delivery as it is now. Built with the same
- * heads, sealed pages and reader as the events listing (src/store/event-pages).
+ * themselves read by `_id`, one find per batch of rows (`_id` `$in`, src/store/by-ids.ts), so a page always shows a
+ * delivery as it is now. Built with the same heads, sealed pages and reader as the events listing
+ * (src/store/event-pages).
  */
 export interface DeliveryRow {
   c: Date;
@@ -106,7 +108,7 @@ const MAX_BATCH = 800;
 
 /**
  * Up to `limit` deliveries of the integrator, newest first, strictly after `position`. Reads the key's rows, then
- * each delivery by `_id` (in parallel); a row whose delivery is not recorded yet (its first attempt in flight) or no
+ * their deliveries by `_id` in one find; a row whose delivery is not recorded yet (its first attempt in flight) or no
  * longer has the asked status is skipped, and further rows are read until `limit` deliveries are found.
  */
 export async function listFromDeliveryPages(
@@ -125,8 +127,10 @@ export async function listFromDeliveryPages(
   let batch = limit;
   while (out.length < limit) {
     const rows = await readKey<DeliveryRow>(c, key, { keep, bound, hint: bound?.page, limit: batch });
-    const docs = await Promise.all(
-      rows.map(({ row }) => deliveries.findOne({ _id: row.i }, { projection: { attempts: 0 } })),
+    const docs = await findByIds(
+      deliveries,
+      rows.map(({ row }) => row.i),
+      { projection: { attempts: 0 } },
     );
     for (const [n, d] of docs.entries()) {
       if (!d || d.integratorId !== integratorId || (f.status !== undefined && d.status !== f.status)) continue;

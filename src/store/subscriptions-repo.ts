@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { PauseReason } from '../domain/delivery-vocabulary.js';
 import { isSubscribable } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
+import { findByIds } from './by-ids.js';
 import type { Position } from './cursor.js';
 import { cmp } from './event-pages/rows.js';
 import { ownedBy } from './owned.js';
@@ -115,7 +116,7 @@ export function createSubscriptionsRepo(db: Db) {
 
     /**
      * The integrator's live subscriptions, newest first, after `position`: positions from its subscription index (one
-     * read by `_id`), then each page row by `_id`, in parallel.
+     * read by `_id`), then the page's rows in one find by `_id` (src/store/by-ids.ts).
      */
     async list(
       integratorId: string,
@@ -129,15 +130,23 @@ export function createSubscriptionsRepo(db: Db) {
         .filter(({ id, c }) => !position || cmp({ c, i: id }, { c: position.createdAt.getTime(), i: position.id }) < 0)
         .sort((x, y) => cmp({ c: y.c, i: y.id }, { c: x.c, i: x.id }))
         .slice(0, limit);
-      const docs = await Promise.all(ids.map(({ id }) => findLive(integratorId, id)));
-      return docs.filter((d): d is SubscriptionDoc => d !== null && (!filters.status || d.status === filters.status));
+      const docs = await findByIds(
+        subscriptions,
+        ids.map(({ id }) => id),
+      );
+      return docs
+        .map((d) => ownedBy(integratorId, d))
+        .filter(
+          (d): d is SubscriptionDoc =>
+            d !== null && d.deletedAt === null && (!filters.status || d.status === filters.status),
+        );
     },
 
-    /** Every key of these subscriptions, oldest first, each read by `_id` (older records without `keyIds`: a query). */
+    /** Every key of these subscriptions, oldest first, read by `_id` in one find (records without `keyIds`: a query). */
     async listKeys(subs: readonly SubscriptionDoc[]): Promise<SigningKeyDoc[]> {
       const byId = subs.flatMap((s) => s.keyIds ?? []);
       const legacy = subs.filter((s) => !s.keyIds).map((s) => s._id);
-      const found = await Promise.all(byId.map((id) => keys.findOne({ _id: id })));
+      const found = await findByIds(keys, byId);
       const older =
         legacy.length === 0
           ? []

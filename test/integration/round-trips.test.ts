@@ -2,7 +2,9 @@
 // the worker's own clients (real stack: dev server, worker, MongoDB-wire server, HTTPS receiver), so that they cannot
 // creep back: at most HOT_PATH_BUDGET operations per delivery from ingest to the recorded 2xx, and every command a
 // delivery, an attempt or a test send issues is an insert or addressed by a bare `_id` equality (the MongoDB-wire
-// server evaluates any other filter over the whole collection).
+// server evaluates any other filter over the whole collection). A read may also name its documents by
+// `{_id: {$in: [≤ 1,000 string ids]}}`, the one other shape the launcher pushes down to the `_id` index (listings read
+// a page's rows so, src/store/by-ids.ts); a write may not.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +14,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { buildApp } from '../../src/app.js';
 import { HeraldAdminClient } from '../../src/client/admin-client.js';
 import type { PublishEventInput } from '../../src/client/events.js';
+import { MAX_IDS_PER_FIND } from '../../src/store/by-ids.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import { defaultPageSizes } from '../../src/store/event-pages/docs.js';
 import { journalDue } from '../../src/store/event-pages/journal.js';
@@ -70,7 +73,20 @@ function filtersOf(name: string, c: Document): Document[] {
   return [];
 }
 
-const byIdOnly = (filter: Document): boolean => Object.keys(filter).length === 1 && typeof filter._id === 'string';
+/** The pushed-down `_id` `$in` of a read: exactly `{_id: {$in: […]}}`, at most MAX_IDS_PER_FIND string ids. */
+const byIdList = (filter: Document): boolean => {
+  const op = filter._id as Document | undefined;
+  const ids: unknown = op?.$in;
+  return (
+    Object.keys(filter).length === 1 &&
+    Object.keys(op ?? {}).length === 1 &&
+    Array.isArray(ids) &&
+    ids.length <= MAX_IDS_PER_FIND &&
+    ids.every((id) => typeof id === 'string')
+  );
+};
+const byIdOnly = (name: string, filter: Document): boolean =>
+  (Object.keys(filter).length === 1 && typeof filter._id === 'string') || (name === 'find' && byIdList(filter));
 
 describe('database round trips of the delivery path (command monitoring)', () => {
   const config = testConfig({ HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1', HERALD_ALLOW_CIDRS: '127.0.0.1/32' });
@@ -149,7 +165,7 @@ describe('database round trips of the delivery path (command monitoring)', () =>
       .filter((x) => DELIVERY_COLLECTIONS.has(x.collection))
       .flatMap((c) =>
         c.filters
-          .filter((f) => !byIdOnly(f))
+          .filter((f) => !byIdOnly(c.name, f))
           .map((f) => `${c.source} ${c.name} ${c.collection} by ${JSON.stringify(f)}`),
       );
     assert.deepEqual([...new Set(wrong)], []);
@@ -225,6 +241,12 @@ describe('database round trips of the delivery path (command monitoring)', () =>
       const names = new Set(seen.map((c) => `${c.name} ${c.collection}`));
       for (const n of ['insert subscriptions', 'findAndModify subscriptions', 'findAndModify deliveries'])
         assert.ok(names.has(n), `${n} was issued`);
+      const listRead = (collection: string) =>
+        seen.some((c) => c.name === 'find' && c.collection === collection && c.filters.some(byIdList));
+      assert.ok(
+        listRead('subscriptions') && listRead('signing_keys'),
+        'the listing read its page and keys by _id lists',
+      );
       assertShapes(seen);
     } finally {
       recording = false;
@@ -236,8 +258,20 @@ describe('database round trips of the delivery path (command monitoring)', () =>
     assert.throws(() =>
       assertShapes([{ source: 'api', name: 'find', collection: 'events', filters: [{ _id: 'x', integratorId: 'y' }] }]),
     );
+    const find = (collection: string, filter: Document): Seen => ({
+      source: 'api',
+      name: 'find',
+      collection,
+      filters: [filter],
+    });
+    assertShapes([find('deliveries', { _id: { $in: ['x', 'y'] } })]); // a read of a listing's page
     assert.throws(() =>
-      assertShapes([{ source: 'api', name: 'find', collection: 'deliveries', filters: [{ _id: { $in: ['x'] } }] }]),
+      assertShapes([{ source: 'api', name: 'update', collection: 'deliveries', filters: [{ _id: { $in: ['x'] } }] }]),
     );
+    assert.throws(() => assertShapes([find('deliveries', { _id: { $in: ['x', 3] } })]));
+    assert.throws(() => assertShapes([find('deliveries', { _id: { $in: ['x'] }, status: 'pending' })]));
+    assert.throws(() => assertShapes([find('deliveries', { _id: { $in: ['x'], $ne: 'y' } })]));
+    const tooMany = Array.from({ length: MAX_IDS_PER_FIND + 1 }, (_, n) => `d${n}`);
+    assert.throws(() => assertShapes([find('deliveries', { _id: { $in: tooMany } })]));
   });
 });

@@ -4,13 +4,13 @@ go 1.24
 
 require (
 	github.com/FerretDB/FerretDB v1.24.2
+	github.com/FerretDB/wire v0.0.8
 	modernc.org/sqlite v1.32.0
 )
 
 require (
 	filippo.io/edwards25519 v1.1.0 // indirect
 	github.com/AlekSi/pointer v1.2.0 // indirect
-	github.com/FerretDB/wire v0.0.8 // indirect
 	github.com/SAP/go-hdb v1.13.6 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.2 // indirect

@@ -2,8 +2,10 @@
 // Usage: mongo-wire -listen 127.0.0.1:27017 -data .data/mongo
 //
 // It also gives every collection table the index FerretDB's own `_id` lookups need (idindex.go says why): without
-// it every read, update and delete by `_id` is a full table scan. And it makes updates atomic, which FerretDB's SQLite
-// backend does not (serialize.go says why and how).
+// it every read, update and delete by `_id` is a full table scan. It is built with FerretDB patched in one file
+// (ferretdb-id-in.patch, applied by patched-modfile.sh; idpushdown_test.go says why) so that `{_id: {$in: [...]}}`
+// searches that index too, instead of being evaluated in Go over the whole collection. And it makes updates atomic,
+// which FerretDB's SQLite backend does not (serialize.go says why and how).
 package main
 
 import (

@@ -7,7 +7,9 @@ import { cmp, type PageRow, type Pos } from './rows.js';
  * - the journal `j|<integrator>`: the newest rows of all its keys, each with the keys it is filed under;
  * - the head `h|<key>`: rows moved out of the journal, not yet sealed, and how many sealed pages the key has;
  * - sealed page `p|<key>|<n>`: n = 0 is the oldest. Pages tile the order: every row of page n is newer than
- *   `below` (the newest row of page n − 1 when page n was opened) and at most `hi`.
+ *   `below` (the newest row of page n − 1 when page n was opened) and at most `hi`;
+ * - the page directory `d|<key>`: each sealed page's `below` (fixed when it opens), so that finding the page of a
+ *   position reads one small document instead of log2(pages) pages of rows.
  */
 export interface HeadDoc {
   _id: string;
@@ -39,6 +41,12 @@ export interface PageDoc {
   hi: StoredPos;
 }
 
+/** A key's page directory: `b[n]` is sealed page n's `below` (n ≥ 1), written with the page that opens. */
+export interface DirectoryDoc {
+  _id: string;
+  b: Record<string, StoredPos | null>;
+}
+
 /** Sealing lease per key: a tiny collection of its own, so its conditional delete scans almost nothing. */
 export interface LockDoc {
   _id: string;
@@ -51,6 +59,7 @@ export const journalId = (integratorId: string): string => `j|${integratorId}`;
 export const integratorOf = (key: string): string => key.slice(0, key.indexOf('|'));
 export const suffixOf = (key: string): string => key.slice(key.indexOf('|') + 1);
 export const pageId = (key: string, n: number): string => `p|${key}|${n}`;
+export const directoryId = (key: string): string => `d|${key}`;
 export const toPos = (p: StoredPos): Pos => ({ c: p.c.getTime(), i: p.i });
 export const stored = (p: Pos): StoredPos => ({ c: new Date(p.c), i: p.i });
 
@@ -78,6 +87,7 @@ export interface PageCollections {
   heads: Collection<HeadDoc>;
   journals: Collection<JournalDoc>;
   sealed: Collection<PageDoc>;
+  directories: Collection<DirectoryDoc>;
   locks: Collection<LockDoc>;
 }
 
@@ -95,6 +105,7 @@ export function pageCollections(db: Db, sizes: Partial<PageSizes> = defaultPageS
     heads: pages as unknown as Collection<HeadDoc>,
     journals: pages as unknown as Collection<JournalDoc>,
     sealed: pages as unknown as Collection<PageDoc>,
+    directories: pages as unknown as Collection<DirectoryDoc>,
     locks: db.collection<LockDoc>('event_page_locks'),
   };
 }
@@ -106,13 +117,15 @@ export async function readPage(c: PageCollections, key: string, n: number): Prom
 
 /**
  * The newest sealed page that may hold rows older than `bound`: the largest n < count with below < bound (page 0
- * always qualifies). Binary search: log2(count) reads.
+ * always qualifies). Binary search over the key's page directory (one read, belowReader); a page the directory
+ * lacks (written before it existed) is read itself.
  */
 export async function locate(c: PageCollections, key: string, bound: Pos, count: number): Promise<number> {
+  const belowOf = belowReader(c, key);
   const qualifies = async (n: number): Promise<boolean> => {
     if (n === 0) return true;
-    const p = await c.sealed.findOne({ _id: pageId(key, n) }, { projection: { below: 1 } });
-    return !p || p.below === null || cmp(toPos(p.below), bound) < 0;
+    const below = await belowOf(n);
+    return !below || cmp(toPos(below), bound) < 0;
   };
   let lo = 0;
   let hi = count - 1;
@@ -122,4 +135,18 @@ export async function locate(c: PageCollections, key: string, bound: Pos, count:
     else hi = mid - 1;
   }
   return lo;
+}
+
+/**
+ * Reads sealed pages' `below` (null: page 0, or no such page): from the key's directory, read once on first use, else
+ * from the page itself (a page the directory lacks).
+ */
+export function belowReader(c: PageCollections, key: string): (n: number) => Promise<StoredPos | null> {
+  let directory: Promise<DirectoryDoc['b']> | undefined;
+  return async (n) => {
+    directory ??= c.directories.findOne({ _id: directoryId(key) }).then((d) => d?.b ?? {});
+    const listed = await directory;
+    if (String(n) in listed) return listed[String(n)] ?? null;
+    return (await c.sealed.findOne({ _id: pageId(key, n) }, { projection: { below: 1 } }))?.below ?? null;
+  };
 }

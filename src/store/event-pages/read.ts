@@ -1,5 +1,5 @@
 import type { EventListFilters } from '../events-query.js';
-import { headId, locate, pageId, readPage, toPos, type PageCollections } from './docs.js';
+import { belowReader, headId, locate, readPage, toPos, type PageCollections } from './docs.js';
 import { journalRows } from './journal.js';
 import { cmp, keyFor, matches, posOf, type PageRow, type Pos, type RowBase } from './rows.js';
 
@@ -91,14 +91,16 @@ export async function readKey<R extends RowBase>(
 
 /**
  * The newest page that may hold rows older than `bound`: a cursor's page, moved up while the page above also
- * may (pages sealed since the cursor was issued); without a cursor, a binary search over the pages.
+ * may (pages sealed since the cursor was issued); without a cursor, a binary search over the pages. The pages'
+ * `below`s come from the key's page directory (docs.ts), not from reading whole pages.
  */
 async function startPage(c: PageCollections, key: string, bound: Pos, count: number, hint?: number): Promise<number> {
   if (hint === undefined) return await locate(c, key, bound, count);
   let k = Math.min(hint, count - 1);
+  const belowOf = belowReader(c, key);
   while (k + 1 < count) {
-    const next = await c.sealed.findOne({ _id: pageId(key, k + 1) }, { projection: { below: 1 } });
-    if (!next?.below || cmp(toPos(next.below), bound) >= 0) break;
+    const below = await belowOf(k + 1);
+    if (!below || cmp(toPos(below), bound) >= 0) break;
     k += 1;
   }
   return k;

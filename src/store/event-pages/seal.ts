@@ -1,5 +1,15 @@
 import { isDuplicateKey } from '../integrators-repo.js';
-import { locate, pageId, readPage, stored, toPos, headId, type PageCollections, type StoredPos } from './docs.js';
+import {
+  directoryId,
+  locate,
+  pageId,
+  readPage,
+  stored,
+  toPos,
+  headId,
+  type PageCollections,
+  type StoredPos,
+} from './docs.js';
 import { cmp, newestFirstUnique, posOf, type PageRow, type RowBase } from './rows.js';
 
 /** A lease older than this belongs to a sealer that died (sealing one key takes a few reads and two writes). */
@@ -44,6 +54,8 @@ export async function fileIntoPages(
     w.hi = stored(pos);
   }
   if (writes.size === 0) return n;
+  // Each page opened here enters the directory after it is written (ordered): an entry always names a stored page.
+  const opened = [...writes].filter(([k, w]) => k > 0 && w.below !== undefined);
   await c.sealed.bulkWrite(
     [...writes].map(([k, w]) => ({
       updateOne: {
@@ -58,6 +70,12 @@ export async function fileIntoPages(
     })),
     { ordered: true },
   );
+  if (opened.length > 0)
+    await c.directories.updateOne(
+      { _id: directoryId(key) },
+      { $set: Object.fromEntries(opened.map(([k, w]) => [`b.${k}`, w.below ?? null])) },
+      { upsert: true },
+    );
   return cur ? Math.max(n, cur.k + 1) : n;
 }
 

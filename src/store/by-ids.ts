@@ -1,0 +1,29 @@
+import type { Collection, Document, Filter, FindOptions, WithId } from 'mongodb';
+
+/**
+ * The most `_id`s one find names: the local MongoDB-wire server pushes `{_id: {$in: […]}}` down to its `_id` index
+ * for at most 1,000 string or ObjectId values (tools/mongo-wire/ferretdb-id-in.patch) and scans the whole collection
+ * otherwise; a real MongoDB serves `$in` on `_id` from its `_id` index at any size.
+ */
+export const MAX_IDS_PER_FIND = 1000;
+
+/**
+ * The documents of `ids` (string `_id`s), in the order of `ids`, null where none is stored: one find per
+ * MAX_IDS_PER_FIND ids, `{_id: {$in: ids}}` (a bare `_id` equality for one id), the whole answer in its first batch.
+ * A listing reads its page's rows this way in one round trip instead of one per row (docs/deliveries.md).
+ */
+export async function findByIds<T extends Document & { _id: string }>(
+  collection: Collection<T>,
+  ids: readonly string[],
+  options: Pick<FindOptions, 'projection'> = {},
+): Promise<(WithId<T> | null)[]> {
+  const unique = [...new Set(ids)];
+  const found = new Map<string, WithId<T>>();
+  for (let from = 0; from < unique.length; from += MAX_IDS_PER_FIND) {
+    const chunk = unique.slice(from, from + MAX_IDS_PER_FIND);
+    const filter = (chunk.length === 1 ? { _id: chunk[0] } : { _id: { $in: chunk } }) as Filter<T>;
+    const docs = await collection.find(filter, { ...options, batchSize: chunk.length }).toArray();
+    for (const d of docs) found.set(d._id as string, d);
+  }
+  return ids.map((id) => found.get(id) ?? null);
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Prepares the build of the launcher against FerretDB v1.24.2 with ferretdb-id-in.patch applied (the `_id` `$in`
+# pushdown; idpushdown_test.go says why) and prints the go.mod to build with: `go build|vet|test -modfile=…`.
+# It copies the module from Go's module cache into OUT_DIR (default: .tools/mongo-wire-ferretdb, not committed),
+# applies the patch to that copy and writes OUT_DIR/herald.mod, this folder's go.mod plus a `replace` of FerretDB by
+# the copy (and herald.sum, go.sum's copy). Nothing of FerretDB is committed but the patch; this folder's go.mod stays
+# as it is, so a plain `go test .` builds unpatched FerretDB (and the pushdown tests then fail, saying so).
+# `go build -overlay` would replace one file only, but Go refuses overlays of files in the module cache.
+# Usage, in tools/mongo-wire: go test -modfile="$(bash patched-modfile.sh)" .
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${1:-$here/../../.tools/mongo-wire-ferretdb}"
+module=github.com/FerretDB/FerretDB
+cd "$here"
+go mod download "$module"
+src="$(go list -m -f '{{.Dir}}' "$module")"
+[ -d "$src" ] || { echo "patched-modfile: $module is not in the module cache" >&2; exit 1; }
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+rm -rf "$out/ferretdb"
+cp -R "$src" "$out/ferretdb"
+chmod -R u+w "$out/ferretdb"
+# --force: never ask; a patch that no longer applies (another FerretDB version) fails here, rejects discarded.
+if ! patch --quiet --force --reject-file=- -p1 -d "$out/ferretdb" <ferretdb-id-in.patch >&2; then
+  rm -rf "$out/ferretdb"
+  echo "patched-modfile: ferretdb-id-in.patch does not apply to $src" >&2
+  exit 1
+fi
+{ cat go.mod; printf '\nreplace %s => %s\n' "$module" "$out/ferretdb"; } >"$out/herald.mod"
+cp go.sum "$out/herald.sum"
+echo "$out/herald.mod"

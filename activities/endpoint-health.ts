@@ -2,6 +2,7 @@ import type { AutoPause } from '../src/delivery/auto-pause.js';
 import type { PostOutcome } from '../src/domain/delivery-vocabulary.js';
 import type { SubscriptionDoc } from '../src/store/documents.js';
 import type { HealthRepo } from '../src/store/health-repo.js';
+import { createHealthWrites } from './health-writes.js';
 
 /** When an endpoint that keeps failing is paused (HERALD_HEALTH_PAUSE_AFTER_SECONDS, HERALD_HEALTH_PAUSE_MIN_FAILURES). */
 export interface HealthPolicy {
@@ -17,11 +18,17 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Endpoint health on the hot path, cheaply: a 2xx writes nothing while this worker knows the endpoint healthy (at
- * most one write a minute per subscription); each failed attempt counts itself with one write by `_id` on the
- * subscription's health document, and pauses the subscription once the policy says so (docs/subscriptions.md).
+ * most one write a minute per subscription); each failed attempt is counted on the subscription's health document
+ * by a write by `_id` (the failures that arrive while one is in flight by the next one: activities/health-writes.ts),
+ * and pauses the subscription once the policy says so (docs/subscriptions.md).
  */
-export function createEndpointHealth(deps: { health: HealthRepo; autoPause: AutoPause; policy: HealthPolicy }) {
-  const { health, autoPause, policy } = deps;
+export function createEndpointHealth(deps: {
+  health: Pick<HealthRepo, 'failed' | 'succeeded'>;
+  autoPause: AutoPause;
+  policy: HealthPolicy;
+}) {
+  const { autoPause, policy } = deps;
+  const health = createHealthWrites(deps.health);
   /** Per subscription: what this worker last wrote, and when. */
   const written = new Map<string, { failing: boolean; at: number }>();
   const remember = (id: string, failing: boolean, at: number) => {

@@ -1,8 +1,11 @@
 // `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R] [--profile 1]
-//   [--workers N]`
+//   [--workers N] [--eager 0]`
 // End-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow with one no-op activity,
 // on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum, with a
 // breakdown of where a delivery's time goes and the CPU the two local servers spend per delivery.
+// Eager workflow start (issue 13, default; --eager 0: off): the bench's worker plays the API's in-process worker
+// (src/api-worker.ts) — the fan-out starts through a client on its NativeConnection — and the bare workflow is
+// started the same way on its own worker's connection.
 // --metricsRounds R (R > 0): instead, R rounds each of deliveries/s with metrics off and on (alternating, both
 // registries scraped every 5 s while on): the cost of metrics as a throughput ratio.
 // --profile 1: instead, N bare workflows then N deliveries under the V8 profiler: this process's self time per item
@@ -10,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { buildApp } from '../src/app.js';
 import { HeraldAdminClient } from '../src/client/admin-client.js';
@@ -38,7 +42,15 @@ import { switchableMetrics } from './lib/switchable-metrics.js';
 // `--workers N`: the scale-out figure (1 … N worker processes) instead; that file ends the process.
 if (process.argv.includes('--workers')) await import('./delivery-workers.js');
 
-const flags = numberFlags({ deliveries: 300, inFlight: 40, latencySeconds: 10, metricsRounds: 0, profile: 0 });
+const flags = numberFlags({
+  deliveries: 300,
+  inFlight: 40,
+  latencySeconds: 10,
+  metricsRounds: 0,
+  profile: 0,
+  eager: 1,
+});
+const eager = flags.eager !== 0;
 const token = randomBytes(24).toString('hex');
 const config = loadConfig({
   ...process.env,
@@ -53,6 +65,8 @@ const config = loadConfig({
   HERALD_METRICS_PORT: '0',
   HERALD_WORKER_METRICS_PORT: '0',
   HERALD_TEMPORAL_METRICS_PORT: 'off',
+  // The API's own worker is replaced by the bench's (below), whose activities are timed.
+  HERALD_API_WORKER_SLOTS: '0',
 });
 installTemporalRuntime(config);
 const apiMetrics = switchableMetrics();
@@ -89,6 +103,9 @@ const worker = await createHeraldWorker({
   ),
 });
 const running = worker.run();
+const eagerClient = new Client({ connection: workerConnection, namespace: config.TEMPORAL_NAMESPACE });
+if (eager)
+  app.apiWorker = { eagerClient: () => eagerClient, running: Promise.resolve(true), close: () => Promise.resolve() };
 // The baseline's worker: same server, same process, same tuning, its own task queue and bundle.
 const bareQueue = `${config.TEMPORAL_TASK_QUEUE}-bare`;
 const bareConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -101,6 +118,7 @@ const bareWorker = await Worker.create({
   ...workerTuning(config),
 });
 const bareRunning = bareWorker.run();
+const bareClient = new Client({ connection: bareConnection, namespace: config.TEMPORAL_NAMESPACE });
 const admin = new HeraldAdminClient(baseUrl, token);
 const integrator = await admin.createIntegrator('bench');
 await seedSubscription(app.store, app.vault, {
@@ -127,10 +145,11 @@ async function deliverOne(): Promise<number> {
 }
 
 async function bareOne(i: number, run: string): Promise<void> {
-  await app.temporal.client.workflow.execute(bareWorkflow, {
+  await bareClient.workflow.execute(bareWorkflow, {
     taskQueue: bareQueue,
     workflowId: `bare-${run}-${i}`,
     args: ['x'],
+    requestEagerStart: eager,
   });
 }
 
@@ -263,6 +282,7 @@ async function classic(): Promise<void> {
     `  of which the ingest request: p50 ${round(quantile(ingest, 0.5))} ms, p99 ${round(quantile(ingest, 0.99))} ms`,
   );
   const figures = {
+    eagerStart: eager,
     deliveriesPerSec: round(deliveriesPerSec),
     bareWorkflowsPerSec: round(bareWorkflowsPerSec),
     ratio: round(deliveriesPerSec / bareWorkflowsPerSec, 2),

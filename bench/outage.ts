@@ -5,7 +5,9 @@
 // arrives, that each retry arrives within 2 s of its schedule (p99; the schedule counts from the previous attempt's
 // arrival), that first attempts arrive within 1 s of ingestion (p99) on both endpoints, and prints per-process CPU
 // seconds and peak RSS, and where the time goes: the ingest request's phases (bench/lib/ingest-marks.ts) and, from
-// --histories sampled workflow histories per endpoint, the first attempt's and the retries' (bench/lib/history-breakdown.ts).
+// --histories sampled workflow histories per endpoint, the first attempt's and the retries' (bench/lib/history-breakdown.ts),
+// and the worker's own Temporal SDK figures (bench/lib/worker-sdk-metrics.ts). BENCH_WORKER_NODE_ARGS="--cpu-prof
+// --cpu-prof-dir=DIR" profiles the worker (bench/lib/stack.ts).
 // Ends with one JSON line.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +18,11 @@ import { deliveryWorkflowId } from '../workflows/messages.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { historyBreakdown } from './lib/history-breakdown.js';
 import { ingestMarks } from './lib/ingest-marks.js';
+import { freePort } from '../scripts/lib/processes.js';
 import { processWatch } from './lib/proc-stats.js';
 import { startBenchStack } from './lib/stack.js';
 import { numberFlags, quantile, round } from './lib/stats.js';
+import { workerSdkMetrics } from './lib/worker-sdk-metrics.js';
 
 const flags = numberFlags({ rate: 8, minutes: 5, outageMinutes: 6, drainMinutes: 10, histories: 300 });
 const EVENT_ID = 'x-service-webhook-event-id';
@@ -40,7 +44,12 @@ const up = await startHttpsReceiver((r) => {
   record(healthy, String(r.headers[EVENT_ID]), r.receivedAt);
   return { status: 204 };
 });
-const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-outage-')), { monitorCommands: true });
+// The worker's /metrics (with the Temporal SDK's) on ports of its own: its workflow cache and task latencies.
+const metricsPort = await freePort();
+const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-outage-')), {
+  monitorCommands: true,
+  env: { HERALD_WORKER_METRICS_PORT: String(metricsPort), HERALD_TEMPORAL_METRICS_PORT: String(await freePort()) },
+});
 const ingest = ingestMarks(stack.app);
 // The clock starts once the worker polls (startBenchStack waits for it): the outage counts from the first event.
 const t0 = Date.now();
@@ -87,6 +96,7 @@ while (pending() > 0 && Date.now() < deadline) {
 }
 const doneAt = Date.now();
 clearInterval(sampler);
+const workerSdk = await workerSdkMetrics(`http://127.0.0.1:${metricsPort}/metrics`);
 
 const firstAttemptMs = (into: Arrivals): number[] =>
   [...ingestedAt].flatMap(([id, at]) => {
@@ -132,6 +142,7 @@ const figures = {
   processes: watch.report(),
   ingestMs: ingest.summary(),
   historiesMs: { failing: await histories(downId), healthy: await histories(upId) },
+  workerSdk,
 };
 console.log(
   `${figures.deliveries - figures.undelivered * 2}/${figures.deliveries} deliveries arrived` +
@@ -153,6 +164,7 @@ for (const name of Object.keys(hf) as (keyof typeof hf)[])
   console.log(
     `  ${name.padEnd(24)} failing ${hf[name].p50} / ${hf[name].p99}, healthy ${hh[name].p50} / ${hh[name].p99}`,
   );
+console.log(`worker (Temporal SDK metrics): ${JSON.stringify(workerSdk)}`);
 for (const [name, p] of Object.entries(figures.processes))
   console.log(`  ${name.padEnd(10)} CPU ${p.cpuSeconds} s, peak RSS ${p.peakRssMb} MB`);
 console.log(JSON.stringify(figures));

@@ -12,6 +12,7 @@ import { authFailuresPlugin } from './api/plugins/app/auth-failures.js';
 import { integratorAuthPlugin } from './api/plugins/app/integrator-auth.js';
 import { storePlugin } from './api/plugins/app/store.js';
 import { vaultPlugin } from './api/plugins/app/vault.js';
+import { apiWorkerPlugin } from './api/plugins/app/api-worker.js';
 import { fanOutPlugin } from './api/plugins/app/fan-out.js';
 import { expirySweeperPlugin } from './api/plugins/app/expiry-sweeper.js';
 import { registerRoutes } from './api/routes/index.js';
@@ -72,6 +73,7 @@ export async function buildApp({
   await app.register(errorHandlerPlugin);
   await app.register(vaultPlugin, { master });
   await app.register(storePlugin);
+  await app.register(apiWorkerPlugin);
   await app.register(fanOutPlugin);
   await app.register(expirySweeperPlugin);
   await app.register(rawBodyPlugin);

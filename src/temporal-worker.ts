@@ -53,6 +53,8 @@ export interface HeraldWorkerOptions {
   /** A pre-built bundle (bundleWorkflowCode) to skip bundling at start-up, e.g. shared by a test run. */
   workflowBundlePath?: string;
   taskQueue?: string;
+  /** Options over workerTuning's, e.g. the API's small worker for eager starts (src/api-worker.ts). */
+  overrides?: Partial<WorkerOptions>;
 }
 
 export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<Worker> {
@@ -66,6 +68,7 @@ export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: workflowsPath() }),
     activities: options.activities,
     ...workerTuning(options.config),
+    ...options.overrides,
     ...tracing,
     interceptors: {
       ...tracing?.interceptors,

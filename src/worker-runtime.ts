@@ -1,7 +1,6 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { pino, type Logger } from 'pino';
 import { prometheusContentType } from 'prom-client';
-import { createActivities } from '../activities/index.js';
 import { ConfigError, type Config } from './config.js';
 import { createKeyVault } from './crypto/key-encryption.js';
 import { loadMasterKey } from './crypto/master-key.js';
@@ -9,17 +8,14 @@ import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
 import { createWebhookHttpClient } from './net/http-client.js';
 import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
 import { createStore } from './store/index.js';
-import { createFanOut } from './delivery/fan-out.js';
-import { releaseSignaller } from './delivery/release-held.js';
 import { ensureIndexes } from './store/indexes.js';
 import { createMongo, type Mongo, type MongoOptions } from './store/mongo.js';
 import { createTemporal } from './temporal.js';
 import { temporalConnectionOptions } from './temporal-connection.js';
 import { assertSearchAttributes } from './search-attributes-check.js';
 import { createHeraldWorker } from './temporal-worker.js';
-import { createAttemptObserver } from './telemetry/attempt-observer.js';
+import { createDeliveryActivities } from './delivery-activities.js';
 import { registerBacklogGauges } from './telemetry/backlog.js';
-import { traceWebhookHttp } from './telemetry/instrument.js';
 import { createHeraldMetrics, disabledMetrics, type HeraldMetrics } from './telemetry/metrics.js';
 import { scrapeText, startMetricsServer, type MetricsServer } from './telemetry/metrics-server.js';
 import { temporalMetricsAddress } from './telemetry/temporal-runtime.js';
@@ -83,23 +79,13 @@ export async function createWorkerRuntime(
     worker = await createHeraldWorker({
       config,
       connection,
-      activities: createActivities({
+      activities: createDeliveryActivities(config, {
         store,
         vault: createKeyVault(master.key),
-        http: traceWebhookHttp(http),
-        logError: (message, fields) => log.error(fields, message),
-        observer: createAttemptObserver({ metrics, logger: log }),
-        temporal: { client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE },
-        fanOut: createFanOut({ store, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
-        healthPolicy: {
-          pauseAfterMs: config.HERALD_HEALTH_PAUSE_AFTER_SECONDS * 1000,
-          minFailures: config.HERALD_HEALTH_PAUSE_MIN_FAILURES,
-        },
-        retryAfterMaxSeconds: config.HERALD_RETRY_AFTER_MAX_SECONDS,
-        signalRelease: releaseSignaller(temporal.client),
-        ...(config.HERALD_HEALTH_PROBE_SECONDS > 0
-          ? { probe: { intervalSeconds: config.HERALD_HEALTH_PROBE_SECONDS, resumeRate: config.HERALD_RESUME_RATE } }
-          : {}),
+        http,
+        client: temporal.client,
+        metrics,
+        log,
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });

@@ -74,7 +74,8 @@ export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv & { H
 
 /**
  * A worker process (src/worker.ts), its output appended to `logFile`. BENCH_WORKER_NODE_ARGS: extra node flags for
- * it, e.g. "--trace-gc" (each line names its isolate: the main thread's or the workflow thread's).
+ * it, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a profile per thread, the workflow thread's included, written as
+ * it exits), or "--trace-gc" (each line names its isolate: the main thread's or the workflow thread's).
  */
 export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -83,6 +83,9 @@ export async function startTemporalDev(opts: TemporalDevOptions): Promise<Manage
     'matching.numTaskqueueReadPartitions=1',
     'matching.numTaskqueueWritePartitions=1',
     'system.enableActivityEagerExecution=true',
+    // Eager workflow start (issue 13): the first workflow task comes back in the start response of a client that
+    // shares its NativeConnection with a worker of the task queue (the API's in-process delivery worker).
+    'system.enableEagerWorkflowStart=true',
     'frontend.enableUpdateWorkflowExecution=true',
     'frontend.enableExecuteMultiOperation=true',
   ]) {

@@ -15,23 +15,41 @@ export interface FanOut {
   handOff(event: EventDoc, options?: { except?: string }): Promise<string[]>;
 }
 
-export function createFanOut(deps: { store: Store; client: Client; taskQueue: string }): FanOut {
-  const { store, client, taskQueue } = deps;
+export interface FanOutDeps {
+  store: Store;
+  client: Client;
+  taskQueue: string;
+  /**
+   * The client of the API's in-process worker (src/api-worker.ts) while it runs, else null: starts through it ask
+   * for eager start, so the first workflow task comes back in the start response and runs in this process.
+   */
+  eagerClient?: () => Client | null;
+}
+
+export function createFanOut(deps: FanOutDeps): FanOut {
+  const { store, taskQueue } = deps;
   return {
     async handOff(event, options = {}) {
       // `except`: the subscription an operational event is about (it is not told about its own pause).
       const matched = (await store.subscriptions.findMatching(event)).filter((m) => m.id !== options.except);
+      const eagerClient = deps.eagerClient?.() ?? null;
+      const client = eagerClient ?? deps.client;
       await Promise.all(
         matched.map(async ({ id, version }) => {
-          await startDeliveryWorkflow(client, taskQueue, {
-            deliveryId: deliveryIdOf(event._id, id),
-            eventId: event._id,
-            subscriptionId: id,
-            subscriptionVersion: version,
-            integratorId: event.integratorId,
-            eventType: event.eventType,
-            createdAt: event.createdAt.toISOString(),
-          });
+          await startDeliveryWorkflow(
+            client,
+            taskQueue,
+            {
+              deliveryId: deliveryIdOf(event._id, id),
+              eventId: event._id,
+              subscriptionId: id,
+              subscriptionVersion: version,
+              integratorId: event.integratorId,
+              eventType: event.eventType,
+              createdAt: event.createdAt.toISOString(),
+            },
+            { eager: eagerClient !== null },
+          );
         }),
       );
       return matched.map(({ id }) => id);

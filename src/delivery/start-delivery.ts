@@ -39,11 +39,14 @@ export function deliveryStartOptions(
  * Starts the workflow of a handed-off delivery. Idempotent: a workflow with this id that runs or has run to an end
  * (a repeated hand-off, a re-submitted event) is left as it is; one that failed (its event was never stored, see
  * activities/attempt-delivery.ts) may run again, for the re-submission that stores the event at last.
+ * `eager`: ask for eager start (the client shares its NativeConnection with a worker of the task queue, see
+ * src/api-worker.ts); the SDK sends a normal start when that worker has no free workflow-task slot.
  */
 export async function startDeliveryWorkflow(
   client: Client,
   taskQueue: string,
   handOff: HandOff & { deliveryId: string },
+  options: { eager?: boolean } = {},
 ): Promise<void> {
   const { deliveryId, ...rest } = handOff;
   const delivery = { _id: deliveryId, attemptCount: 0, ...rest };
@@ -57,6 +60,7 @@ export async function startDeliveryWorkflow(
         handOff: rest,
       }),
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+      ...(options.eager ? { requestEagerStart: true } : {}),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -14,17 +14,23 @@ export function createHealthRepo(db: Db) {
       return await health.findOne({ _id: subscriptionId });
     },
 
-    /** A failed attempt: counts it, and starts the failing period at `at` if none is open. Answers the document. */
-    async failed(subscriptionId: string, at: Date): Promise<EndpointHealthDoc> {
+    /**
+     * `count` failed attempts, the first at `at`: counts them, and starts the failing period at `at` if none is open.
+     * Answers the document.
+     */
+    async failed(subscriptionId: string, at: Date, count = 1): Promise<EndpointHealthDoc> {
       const counted = await health.findOneAndUpdate(
         { _id: subscriptionId },
-        { $inc: { failures: 1 }, $setOnInsert: { failingSince: at, lastSuccessAt: null } },
+        { $inc: { failures: count }, $setOnInsert: { failingSince: at, lastSuccessAt: null } },
         { upsert: true, returnDocument: 'after' },
       );
       if (counted?.failingSince) return counted;
       // The first failure after a 2xx: the one transition that writes twice.
-      await health.updateOne({ _id: subscriptionId, failingSince: null }, { $set: { failingSince: at, failures: 1 } });
-      return { _id: subscriptionId, failingSince: at, failures: 1, lastSuccessAt: counted?.lastSuccessAt ?? null };
+      await health.updateOne(
+        { _id: subscriptionId, failingSince: null },
+        { $set: { failingSince: at, failures: count } },
+      );
+      return { _id: subscriptionId, failingSince: at, failures: count, lastSuccessAt: counted?.lastSuccessAt ?? null };
     },
 
     /** A 2xx: the failing period (if any) is over. */

@@ -13,6 +13,7 @@ import type { LifecycleEventType, SubscribableEventType } from '../../src/domain
 import { installTemporalRuntime } from '../../src/telemetry/temporal-runtime.js';
 import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
 import { buildTestApp, closeTestApp } from './app.js';
+import { testConfig } from './env.js';
 import { ADMIN_TOKEN, listen, registerIntegrator, type TestIntegrator } from './integrators.js';
 import { startHttpsReceiver, type HttpsReceiver, type RecordedRequest } from './receiver.js';
 
@@ -56,6 +57,11 @@ let runtimeInstalled = false;
 export async function startDeliveryStack(options: DeliveryStackOptions = {}): Promise<DeliveryStack> {
   const answers = new Map<string, number>();
   const receiver = await startHttpsReceiver((r) => ({ status: answers.get(r.url) ?? 204 }));
+  // Before any worker, the API's own (HERALD_API_WORKER_SLOTS) included.
+  if (!runtimeInstalled) {
+    installTemporalRuntime(testConfig(options.env), options.temporalLogger ?? new DefaultLogger('WARN'));
+    runtimeInstalled = true;
+  }
   const { app, config } = await buildTestApp(
     {
       HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1,rebind.example.com=127.0.0.1',
@@ -65,10 +71,6 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     undefined,
     options.logStream,
   );
-  if (!runtimeInstalled) {
-    installTemporalRuntime(config, options.temporalLogger ?? new DefaultLogger('WARN'));
-    runtimeInstalled = true;
-  }
   // The worker resolves rebind.example.com elsewhere: a name that re-resolves privately at delivery time.
   const workerConfig: Config = Object.freeze({
     ...config,

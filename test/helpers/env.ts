@@ -22,6 +22,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     HERALD_METRICS_PORT: 'off',
     HERALD_WORKER_METRICS_PORT: 'off',
     HERALD_TEMPORAL_METRICS_PORT: 'off',
+    // No worker in test apps unless a test asks for one (test/integration/api-worker.test.ts): each test file
+    // decides which worker runs its task queue.
+    HERALD_API_WORKER_SLOTS: '0',
     ...overrides,
   });
 }

@@ -14,7 +14,17 @@ describe('loadConfig', () => {
     assert.equal(c.HERALD_ADMIN_TOKEN, undefined);
     assert.deepEqual(c.HERALD_DNS_STATIC, {});
     assert.deepEqual(c.HERALD_ALLOW_CIDRS, []);
+    assert.equal(c.HERALD_API_WORKER_SLOTS, 10, 'the API hosts a worker for eager starts');
     assert.ok(Object.isFrozen(c));
+  });
+
+  it('takes HERALD_API_WORKER_SLOTS from 0 (no worker in the API) to 200', () => {
+    assert.equal(loadConfig({ HERALD_API_WORKER_SLOTS: '0' }).HERALD_API_WORKER_SLOTS, 0);
+    for (const bad of ['-1', '201', 'many', '2.5'])
+      assert.throws(
+        () => loadConfig({ HERALD_API_WORKER_SLOTS: bad }),
+        (err: unknown) => err instanceof ConfigError && /HERALD_API_WORKER_SLOTS/.test(err.message),
+      );
   });
 
   it('fails fast with a message that names each bad variable', () => {

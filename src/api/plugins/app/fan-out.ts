@@ -16,8 +16,9 @@ export const fanOutPlugin = fp(
       store: app.store,
       client: app.temporal.client,
       taskQueue: app.config.TEMPORAL_TASK_QUEUE,
+      eagerClient: () => app.apiWorker?.eagerClient() ?? null,
     });
     app.decorate('fanOut', traceFanOut(fanOut));
   },
-  { name: 'fan-out', dependencies: ['store'] },
+  { name: 'fan-out', dependencies: ['store', 'api-worker'] },
 );

@@ -1,0 +1,46 @@
+// The delivery activities as every Herald worker builds them: the worker process (src/worker-runtime.ts) and the
+// API's in-process worker for eager starts (src/api-worker.ts) run the same code over the same dependencies.
+import type { Client } from '@temporalio/client';
+import { createActivities } from '../activities/index.js';
+import type { Config } from './config.js';
+import type { KeyVault } from './crypto/key-encryption.js';
+import { createFanOut } from './delivery/fan-out.js';
+import { releaseSignaller } from './delivery/release-held.js';
+import type { WebhookHttpClient } from './net/http-client.js';
+import type { Store } from './store/index.js';
+import { createAttemptObserver } from './telemetry/attempt-observer.js';
+import { traceWebhookHttp } from './telemetry/instrument.js';
+import type { HeraldMetrics } from './telemetry/metrics.js';
+
+export interface DeliveryActivityDeps {
+  readonly store: Store;
+  readonly vault: KeyVault;
+  readonly http: WebhookHttpClient;
+  /** Starts and signals workflows (recovery campaigns, releases, the paused event's deliveries). */
+  readonly client: Client;
+  readonly metrics: HeraldMetrics;
+  readonly log: { info(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+}
+
+export function createDeliveryActivities(config: Config, deps: DeliveryActivityDeps) {
+  const { store, client, log } = deps;
+  const taskQueue = config.TEMPORAL_TASK_QUEUE;
+  return createActivities({
+    store,
+    vault: deps.vault,
+    http: traceWebhookHttp(deps.http),
+    logError: (message, fields) => log.error(fields, message),
+    observer: createAttemptObserver({ metrics: deps.metrics, logger: log }),
+    temporal: { client, taskQueue },
+    fanOut: createFanOut({ store, client, taskQueue }),
+    healthPolicy: {
+      pauseAfterMs: config.HERALD_HEALTH_PAUSE_AFTER_SECONDS * 1000,
+      minFailures: config.HERALD_HEALTH_PAUSE_MIN_FAILURES,
+    },
+    retryAfterMaxSeconds: config.HERALD_RETRY_AFTER_MAX_SECONDS,
+    signalRelease: releaseSignaller(client),
+    ...(config.HERALD_HEALTH_PROBE_SECONDS > 0
+      ? { probe: { intervalSeconds: config.HERALD_HEALTH_PROBE_SECONDS, resumeRate: config.HERALD_RESUME_RATE } }
+      : {}),
+  });
+}

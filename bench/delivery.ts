@@ -38,6 +38,7 @@ import { profiled } from './lib/cpu-profile.js';
 import { cpuSecondsOf, createPhaseRecorder } from './lib/delivery-phases.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 import { switchableMetrics } from './lib/switchable-metrics.js';
+import { resendingShed } from './lib/resend-shed.js';
 
 // `--workers N`: the scale-out figure (1 … N worker processes) instead; that file ends the process.
 if (process.argv.includes('--workers')) await import('./delivery-workers.js');
@@ -136,7 +137,7 @@ async function deliverOne(): Promise<number> {
   const arrived = new Promise<number>((resolve) => arrivals.set(event._id, resolve));
   const started = performance.now();
   phases.mark(event._id, 'sent');
-  await admin.publishEvent(JSON.parse(event.body) as PublishEventInput);
+  await resendingShed(() => admin.publishEvent(JSON.parse(event.body) as PublishEventInput));
   phases.mark(event._id, 'response');
   ingestMs.push(performance.now() - started);
   const at = await arrived;

@@ -17,7 +17,7 @@ import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { processWatch, sample } from './lib/proc-stats.js';
 import { memoryMap } from './lib/memory-map.js';
 import { freePort } from '../scripts/lib/processes.js';
-import { HeraldApiError } from '../src/client/http.js';
+import { shedIngests } from './lib/resend-shed.js';
 import { startBenchStack } from './lib/stack.js';
 import { lifecycleEvent } from '../test/helpers/deliveries.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
@@ -87,19 +87,6 @@ const walMb = (): number => filesMb(/\.sqlite-wal$/);
 // Phase 1: open loop at --rate for --minutes; database files and worker RSS sampled every minute.
 const published = new Map<string, number>();
 const samples: { dbFilesMb: number; walMb: number; workerRssMb: number; temporalRssMb: number }[] = [];
-/** Ingests the API shed with 503 `overloaded`; the producer sends them again after Retry-After, as a real one does. */
-let shed = 0;
-async function publishResending(): Promise<string> {
-  for (;;) {
-    try {
-      return await stack.publish('customer.created');
-    } catch (err) {
-      if (!(err instanceof HeraldApiError && err.status === 503)) throw err;
-      shed++;
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
-  }
-}
 const t0 = Date.now();
 const total = Math.round(flags.rate * flags.minutes * 60);
 const publishing: Promise<void>[] = [];
@@ -114,7 +101,7 @@ const sampler = setInterval(() => {
   samples.push(s);
   console.log(
     `t+${samples.length} min: database files ${s.dbFilesMb} MB (WAL ${s.walMb} MB), worker RSS ${s.workerRssMb} MB, ` +
-      `Temporal RSS ${s.temporalRssMb} MB, ingests shed so far ${shed}`,
+      `Temporal RSS ${s.temporalRssMb} MB, ingests shed so far ${shedIngests.count}`,
   );
 }, 60_000);
 for (let i = 0; i < total; i++) {
@@ -122,7 +109,7 @@ for (let i = 0; i < total; i++) {
   await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
   const at = Date.now();
   publishing.push(
-    publishResending().then(
+    stack.publish('customer.created').then(
       (id) => void published.set(id, at),
       (err: unknown) => console.error('publish failed', err),
     ),
@@ -179,7 +166,7 @@ const soak = {
   lastP99Ms: round(mean(last, 'p99Ms')),
   firstWindowP99Ms: windowP99(0, w),
   lastWindowP99Ms: windowP99(minutes.length - w, minutes.length),
-  shedAndResent: shed,
+  shedAndResent: shedIngests.count,
   undelivered: [...published.keys()].filter((id) => !arrivals.has(id)).length,
   dbFilesMb: minutes.map((m) => m.dbFilesMb),
   walMb: minutes.map((m) => m.walMb),
@@ -188,7 +175,7 @@ if (flags.minutes > 0)
   console.log(
     `soak: first ${w} min ${soak.firstDeliveriesPerSec}/s p99 ${soak.firstP99Ms} ms; last ${w} min ` +
       `${soak.lastDeliveriesPerSec}/s p99 ${soak.lastP99Ms} ms (goal: within 20 %; p99 over the whole window: ` +
-      `${soak.firstWindowP99Ms} → ${soak.lastWindowP99Ms} ms; ingests shed and re-sent ${shed}); database files ${soak.dbFilesMb.join(' → ')} MB, of which WAL ${soak.walMb.join(' → ')} MB`,
+      `${soak.firstWindowP99Ms} → ${soak.lastWindowP99Ms} ms; ingests shed and re-sent ${shedIngests.count}); database files ${soak.dbFilesMb.join(' → ')} MB, of which WAL ${soak.walMb.join(' → ')} MB`,
   );
 
 // Phase 2: --waiting deliveries parked on a failing endpoint.

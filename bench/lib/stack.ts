@@ -14,6 +14,7 @@ import { root } from '../../scripts/lib/servers.js';
 import type { Temporal } from '../../src/temporal.js';
 import { lifecycleEvent, seedSubscription } from '../../test/helpers/deliveries.js';
 import { pidListeningOn } from './proc-stats.js';
+import { resendingShed } from './resend-shed.js';
 
 export interface BenchStack {
   readonly app: FastifyInstance;
@@ -24,7 +25,7 @@ export interface BenchStack {
   /** pids of the API (this process), the worker, the MongoDB-wire server and the Temporal dev server. */
   readonly pids: Record<string, number | undefined>;
   subscribe(url: string, eventTypes?: SubscribableEventType[]): Promise<string>;
-  /** Publishes one event through the admin API; resolves with its id. */
+  /** Publishes one event through the admin API (re-sent while shed: bench/lib/resend-shed.ts); resolves with its id. */
   publish(eventType?: LifecycleEventType & SubscribableEventType): Promise<string>;
   stop(): Promise<void>;
 }
@@ -131,7 +132,7 @@ export async function startBenchStack(
     },
     async publish(eventType = 'customer.created') {
       const event = lifecycleEvent(integrator.id, eventType);
-      await admin.publishEvent(JSON.parse(event.body) as PublishEventInput);
+      await resendingShed(() => admin.publishEvent(JSON.parse(event.body) as PublishEventInput));
       return event._id;
     },
     async stop() {

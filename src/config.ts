@@ -105,7 +105,7 @@ export const configSchema = z.object({
   HERALD_INGEST_QUEUE: z.coerce.number().int().min(0).max(100_000).default(256),
   HERALD_INGEST_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** Workflow tasks and attempts the API's in-process worker runs at once, for eager starts; 0 = no such worker. */
-  HERALD_API_WORKER_SLOTS: z.coerce.number().int().min(0).max(200).default(10),
+  HERALD_API_WORKER_SLOTS: z.coerce.number().int().min(0).max(200).default(0),
   // Delivery control (docs/subscriptions.md, docs/deliveries.md): how fast a resume releases held deliveries (per
   // subscription, deliveries/s), when a failing endpoint is paused, the longest wait a Retry-After may ask for.
   HERALD_RESUME_RATE: z.coerce.number().min(0.01).max(1000).default(10),

@@ -14,7 +14,11 @@ describe('loadConfig', () => {
     assert.equal(c.HERALD_ADMIN_TOKEN, undefined);
     assert.deepEqual(c.HERALD_DNS_STATIC, {});
     assert.deepEqual(c.HERALD_ALLOW_CIDRS, []);
-    assert.equal(c.HERALD_API_WORKER_SLOTS, 0, 'no worker in the API unless asked (docs/operations.md: an outage regressed with it)');
+    assert.equal(
+      c.HERALD_API_WORKER_SLOTS,
+      0,
+      'no worker in the API unless asked (docs/operations.md: an outage regressed with it)',
+    );
     assert.ok(Object.isFrozen(c));
   });
 

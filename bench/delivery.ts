@@ -1,15 +1,10 @@
 // `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R] [--profile 1]
-//   [--workers N] [--eager 0]`
-// End-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow with one no-op activity,
-// on the same dev server and worker settings, then ingest → receiver latency at half the measured maximum, with a
-// breakdown of where a delivery's time goes and the CPU the two local servers spend per delivery.
-// Eager workflow start (issue 13, default; --eager 0: off): the bench's worker plays the API's in-process worker
-// (src/api-worker.ts) — the fan-out starts through a client on its NativeConnection — and the bare workflow is
-// started the same way on its own worker's connection.
-// --metricsRounds R (R > 0): instead, R rounds each of deliveries/s with metrics off and on (alternating, both
-// registries scraped every 5 s while on): the cost of metrics as a throughput ratio.
-// --profile 1: instead, N bare workflows then N deliveries under the V8 profiler: this process's self time per item
-// by where the code lives (bench/lib/cpu-profile.ts; the profiles are written to .data/profiles/).
+//   [--workers N] [--eager 0]`: end-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow
+// with one no-op activity, same dev server and worker settings, then ingest → receiver latency at half that maximum,
+// with where a delivery's time goes and the CPU the two local servers spend per delivery. Eager start (default; --eager
+// 0: off): the bench's worker plays the API's opt-in worker (src/api-worker.ts), the bare workflow started the same way.
+// --metricsRounds R > 0: instead, R alternating rounds with metrics off and on (both scraped every 5 s): the cost of
+// metrics. --profile 1: instead, N bare workflows then N deliveries under the V8 profiler (bench/lib/cpu-profile.ts).
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';

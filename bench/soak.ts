@@ -121,18 +121,25 @@ while ([...published.keys()].some((id) => !arrivals.has(id)) && Date.now() < dra
   await new Promise((r) => setTimeout(r, 1_000));
 clearInterval(sampler);
 // Per minute of the run: arrivals in that minute / 60, and the p99 of ingest → arrival of the events sent in it.
+/** p99 of ingest → arrival over the events sent in minutes [from, to) of the run. */
+const p99SentIn = (from: number, to: number): number =>
+  round(
+    quantile(
+      [...published].flatMap(([id, sent]) => {
+        const at = arrivals.get(id);
+        const m = (sent - t0) / 60_000;
+        return m >= from && m < to && at !== undefined ? [at - sent] : [];
+      }),
+      0.99,
+    ),
+  );
 const minutes = Array.from({ length: flags.minutes }, (_, m) => {
   const from = t0 + m * 60_000;
-  const to = from + 60_000;
-  const inMinute = (t: number): boolean => t >= from && t < to;
-  const latencies = [...published].flatMap(([id, sent]) => {
-    const at = arrivals.get(id);
-    return inMinute(sent) && at !== undefined ? [at - sent] : [];
-  });
+  const inMinute = (t: number): boolean => t >= from && t < from + 60_000;
   return {
     minute: m + 1,
     deliveriesPerSec: round([...arrivals.values()].filter(inMinute).length / 60, 2),
-    p99Ms: round(quantile(latencies, 0.99)),
+    p99Ms: p99SentIn(m, m + 1),
     ...(samples[m] ?? { dbFilesMb: dbFilesMb(), walMb: walMb(), workerRssMb: -1, temporalRssMb: -1 }),
   };
 });
@@ -145,18 +152,6 @@ const mean = (rows: typeof minutes, k: 'deliveriesPerSec' | 'p99Ms'): number =>
   rows.reduce((s, r) => s + r[k], 0) / rows.length;
 const first = minutes.slice(0, w);
 const last = minutes.slice(-w);
-/** p99 of ingest → arrival over every event sent in minutes [from, to) of the run: the window's own p99. */
-const windowP99 = (from: number, to: number): number =>
-  round(
-    quantile(
-      [...published].flatMap(([id, sent]) => {
-        const at = arrivals.get(id);
-        const m = (sent - t0) / 60_000;
-        return m >= from && m < to && at !== undefined ? [at - sent] : [];
-      }),
-      0.99,
-    ),
-  );
 const soak = {
   minutes: minutes.length,
   windowMinutes: w,
@@ -164,8 +159,8 @@ const soak = {
   lastDeliveriesPerSec: round(mean(last, 'deliveriesPerSec'), 2),
   firstP99Ms: round(mean(first, 'p99Ms')),
   lastP99Ms: round(mean(last, 'p99Ms')),
-  firstWindowP99Ms: windowP99(0, w),
-  lastWindowP99Ms: windowP99(minutes.length - w, minutes.length),
+  firstWindowP99Ms: p99SentIn(0, w),
+  lastWindowP99Ms: p99SentIn(minutes.length - w, minutes.length),
   shedAndResent: shedIngests.count,
   undelivered: [...published.keys()].filter((id) => !arrivals.has(id)).length,
   dbFilesMb: minutes.map((m) => m.dbFilesMb),

@@ -72,6 +72,11 @@ export const configSchema = z.object({
   HERALD_ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** Attempts one worker runs at once (maxConcurrentActivityTaskExecutions): docs/operations.md, "Sizing the worker". */
   HERALD_WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).max(2000).default(100),
+  /**
+   * Delivery runs the worker keeps in memory between their workflow tasks (the SDK's maxCachedWorkflows); an evicted
+   * run replays its history when it wakes: docs/operations.md, "Sizing the worker".
+   */
+  HERALD_WORKER_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(400),
   /** On SIGTERM, how long a worker lets its in-flight attempts finish before it gives them up (they are retried). */
   HERALD_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**

@@ -20,7 +20,10 @@ export function workflowsPath(): string {
  * worker").
  */
 export function workerTuning(
-  config: Pick<Config, 'HERALD_WORKER_MAX_ACTIVITIES' | 'HERALD_WORKER_SHUTDOWN_GRACE_SECONDS'>,
+  config: Pick<
+    Config,
+    'HERALD_WORKER_MAX_ACTIVITIES' | 'HERALD_WORKER_SHUTDOWN_GRACE_SECONDS' | 'HERALD_WORKER_CACHED_WORKFLOWS'
+  >,
 ): Partial<WorkerOptions> {
   const graceMs = config.HERALD_WORKER_SHUTDOWN_GRACE_SECONDS * 1000;
   return {
@@ -28,14 +31,16 @@ export function workerTuning(
     maxConcurrentActivityTaskExecutions: config.HERALD_WORKER_MAX_ACTIVITIES,
     maxConcurrentLocalActivityExecutions: config.HERALD_WORKER_MAX_ACTIVITIES,
     workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
+    // Half the workflow-task polls on the shared queue (the SDK's default is a fifth: 4 of 20): every delivery's first
+    // task comes from it. Measured on an outage's load (docs/operations.md, "The poll split and the workflow cache"):
+    // with 4 polls the first tasks queued there p50 25 s, with 10 p50 60 ms; 10 sticky polls still serve wake-ups.
+    nonStickyToStickyPollRatio: 0.5,
     // More pollers than free slots only hold tasks another worker could run.
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: Math.min(20, config.HERALD_WORKER_MAX_ACTIVITIES) },
-    // Sized on purpose: the SDK's default here would be ≈ 2,300 (from the 4 GB heap limit; ≈ 1.3 GB RSS for
-    // 10,000 sleeping workflows). 400 holds every workflow woken in the last ~10 s at the measured ~40 deliveries/s
-    // (an outage's retries need them on time); an evicted one replays its short history (≤ 30 events). The 400 are
-    // a part of the workflow thread's ≈ 50 MB live heap: the rest of the worker's memory is V8's garbage headroom and
-    // malloc arenas (src/worker-memory.ts; docs/operations.md, "Worker memory with 20,000 deliveries waiting").
-    maxCachedWorkflows: 400,
+    // Sized on purpose (docs/operations.md, "The poll split and the workflow cache"): the SDK's default would be
+    // ≈ 2,300 (from the 4 GB heap limit). A cached run costs ≈ 0.25 MB; an evicted one replays its short history
+    // (≤ 30 events) when it wakes, which an outage's many waiting retries pay for in latency.
+    maxCachedWorkflows: config.HERALD_WORKER_CACHED_WORKFLOWS,
     reuseV8Context: true,
     // Heartbeats reach Temporal well within the activity's heartbeat timeout (src/domain/attempt-bounds.ts).
     maxHeartbeatThrottleInterval: ATTEMPT_HEARTBEAT_THROTTLE_MS,

@@ -68,6 +68,16 @@ describe('metrics end to end (API and worker /metrics)', () => {
     // The Temporal SDK's own metrics are on the same endpoint.
     assert.ok(sum(w, 'temporal_num_pollers', { poller_type: 'workflow_task' }) > 0, 'Temporal SDK metrics proxied');
     assert.ok(sum(w, 'temporal_activity_execution_latency_count', { activity_type: 'attemptDelivery' }) >= 4);
+    // The poll split (src/temporal-worker.ts): half the 20 workflow-task polls on the shared queue, where every
+    // delivery's first task waits (the SDK's default: 4 of 20; docs/operations.md, "The poll split and the workflow
+    // cache").
+    const polls = await eventually(async () => {
+      const now = await workerSamples();
+      const shared = sum(now, 'temporal_num_pollers', { poller_type: 'workflow_task' });
+      const sticky = sum(now, 'temporal_num_pollers', { poller_type: 'sticky_workflow_task' });
+      return shared === 10 && sticky === 10 ? { shared, sticky } : undefined;
+    }, 15_000);
+    assert.deepEqual(polls, { shared: 10, sticky: 10 });
 
     // The retries, due ~30 s after the first attempts, succeed; their lag counts from the due time, not the ingest.
     s.answers.set('/m-flaky', 204);

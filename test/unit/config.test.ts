@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { workerTuning } from '../../src/temporal-worker.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -28,6 +29,18 @@ describe('loadConfig', () => {
       assert.throws(
         () => loadConfig({ HERALD_API_WORKER_SLOTS: bad }),
         (err: unknown) => err instanceof ConfigError && /HERALD_API_WORKER_SLOTS/.test(err.message),
+      );
+  });
+
+  it("sizes the worker's workflow cache from HERALD_WORKER_CACHED_WORKFLOWS (default 400)", () => {
+    assert.equal(workerTuning(loadConfig({})).maxCachedWorkflows, 400);
+    const tuned = workerTuning(loadConfig({ HERALD_WORKER_CACHED_WORKFLOWS: '2500' }));
+    assert.equal(tuned.maxCachedWorkflows, 2500);
+    assert.equal(tuned.nonStickyToStickyPollRatio, 0.5, 'half the workflow-task polls on the shared queue');
+    for (const bad of ['-1', '100001', 'lots', '1.5'])
+      assert.throws(
+        () => loadConfig({ HERALD_WORKER_CACHED_WORKFLOWS: bad }),
+        (err: unknown) => err instanceof ConfigError && /HERALD_WORKER_CACHED_WORKFLOWS/.test(err.message),
       );
   });
 

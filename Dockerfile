@@ -14,6 +14,11 @@ ENV NODE_ENV=production
 # glibc's malloc otherwise opens up to 8 arenas per core for the threads of the Temporal SDK's core, V8 and libuv,
 # each holding freed memory: docs/operations.md, "Sizing the worker" (test/integration/worker-memory.test.ts).
 ENV MALLOC_ARENA_MAX=2
+# What the worker frees goes back to the system: blocks of 64 KiB and more are mapped on their own and unmapped when
+# freed (glibc's default threshold rises with the blocks freed, up to 32 MiB, and then keeps them in the heap), and the
+# heap's free top is trimmed beyond 128 KiB. 15 min into 20,000 deliveries waiting: RSS 690 → 527 MB (same section).
+ENV MALLOC_MMAP_THRESHOLD_=65536
+ENV MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

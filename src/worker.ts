@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.LOG_LEVEL });
   const level = temporalLogLevel(config.LOG_LEVEL);
   installTemporalRuntime(config, temporalPinoLogger(logger), { level, forwardCoreLogs: true });
-  logger.info({ ...memory, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null }, 'worker memory settings');
+  // glibc reads these only at process start: the log says what this process runs with (Dockerfile, start:worker).
+  const malloc = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_')));
+  logger.info({ ...memory, malloc }, 'worker memory settings');
   const runtime = await createWorkerRuntime(config, { logger });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running attempts finish for
   // HERALD_WORKER_SHUTDOWN_GRACE_SECONDS (src/temporal-worker.ts); then every connection is closed.

@@ -11,6 +11,7 @@ import type { PublishEventInput } from '../../src/client/events.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { LifecycleEventType, SubscribableEventType } from '../../src/domain/event-types.js';
 import { root } from '../../scripts/lib/servers.js';
+import { imageMallocEnv } from '../../scripts/lib/malloc-env.js';
 import type { Temporal } from '../../src/temporal.js';
 import { lifecycleEvent, seedSubscription } from '../../test/helpers/deliveries.js';
 import { pidListeningOn } from './proc-stats.js';
@@ -82,7 +83,7 @@ export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProce
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/worker.ts')], {
     cwd: root,
-    env: { MALLOC_ARENA_MAX: '2', ...env }, // as the image sets it (Dockerfile)
+    env: { ...imageMallocEnv(), ...env }, // as the image sets them (Dockerfile)
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = createWriteStream(logFile, { flags: 'a' });

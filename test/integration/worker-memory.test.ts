@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { memoryMap } from '../../bench/lib/memory-map.js';
+import { imageMallocEnv } from '../../scripts/lib/malloc-env.js';
 import { root } from '../../scripts/lib/servers.js';
 import { envOf, reap, spawnHerald, type HeraldChild } from '../helpers/child-process.js';
 import { eventually } from '../helpers/deliveries.js';
@@ -31,11 +32,20 @@ function factorsByIsolate(output: string): Map<string, string[]> {
   return byIsolate;
 }
 
-/** MALLOC_ARENA_MAX as the image (Dockerfile) sets it. */
-function imageMallocArenaMax(): string {
-  const value = /^ENV MALLOC_ARENA_MAX=(\d+)$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
-  assert.ok(value, 'the Dockerfile sets MALLOC_ARENA_MAX');
-  return value;
+/** The glibc settings as the image (Dockerfile) sets them; `npm run start:worker` defaults to the same values. */
+function imageMalloc(): Record<string, string> {
+  const malloc = imageMallocEnv();
+  assert.deepEqual(Object.keys(malloc).sort(), [
+    'MALLOC_ARENA_MAX',
+    'MALLOC_MMAP_THRESHOLD_',
+    'MALLOC_TRIM_THRESHOLD_',
+  ]);
+  const startWorker = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts['start:worker'];
+  for (const [name, value] of Object.entries(malloc))
+    assert.ok(startWorker?.includes(`${name}=\${${name}:-${value}}`), `start:worker defaults ${name} to ${value}`);
+  return malloc;
 }
 
 describe('worker process: memory settings', { timeout: 240_000 }, () => {
@@ -50,14 +60,14 @@ describe('worker process: memory settings', { timeout: 240_000 }, () => {
   });
 
   it('caps the V8 heap growing factor of its main and workflow threads, and its malloc arenas', async () => {
-    const arenaMax = imageMallocArenaMax();
+    const malloc = imageMalloc();
     const subscription = await s.subscribe('/memory-settings');
     const env = envOf(s.workerConfig, {
       HERALD_WORKER_METRICS_PORT: 'off',
       HERALD_TEMPORAL_METRICS_PORT: 'off',
       LOG_LEVEL: 'info',
       HERALD_WORKER_HEAP_GROWING_PERCENT: String(PERCENT),
-      MALLOC_ARENA_MAX: arenaMax,
+      ...malloc,
     });
     child = spawnHerald('worker', env, ['--trace-gc-verbose']);
     const eventId = await s.publish();
@@ -80,9 +90,9 @@ describe('worker process: memory settings', { timeout: 240_000 }, () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l.msg === 'worker memory settings');
     assert.equal(settings?.heapGrowingPercent, PERCENT, 'the worker logs the setting it applied');
-    assert.equal(settings?.mallocArenaMax, arenaMax);
+    assert.deepEqual(settings?.malloc, malloc, 'the worker logs the glibc settings it started with');
     // The main arena (brk) is not among the 64 MiB arena heaps memoryMap counts.
     const map = memoryMap(child.child.pid!);
-    assert.ok(map && map.mallocArenas <= Number(arenaMax) - 1, JSON.stringify(map));
+    assert.ok(map && map.mallocArenas <= Number(malloc.MALLOC_ARENA_MAX) - 1, JSON.stringify(map));
   });
 });

@@ -103,8 +103,18 @@ export function deliveryKeyFor(integratorId: string, f: DeliveryListFilters): st
   return keys.all(integratorId);
 }
 
-/** Candidate rows read per round: first what is missing, then more while few candidates pass. */
+/** Candidate rows read per round: first `limit`, then what is missing divided by the share that passed so far. */
 const MAX_BATCH = 800;
+
+/**
+ * The next round's candidates: the deliveries still missing over the share of candidates that passed so far, with a
+ * quarter more for the share's noise (`status=succeeded` at 70 % reads ≈ 1.6 × limit instead of 3 × by doubling);
+ * twice the last round while none passed.
+ */
+export function nextBatch(missing: number, read: number, passed: number, last: number): number {
+  const want = passed === 0 ? last * 2 : Math.ceil(((missing * read) / passed) * 1.25);
+  return Math.min(MAX_BATCH, Math.max(missing, want));
+}
 
 /**
  * Up to `limit` deliveries of the integrator, newest first, strictly after `position`. Reads the key's rows, then
@@ -125,6 +135,7 @@ export async function listFromDeliveryPages(
   const out: (DeliveryDoc & { page: number })[] = [];
   let bound = position;
   let batch = limit;
+  let read = 0;
   while (out.length < limit) {
     const rows = await readKey<DeliveryRow>(c, key, { keep, bound, hint: bound?.page, limit: batch });
     const docs = await findByIds(
@@ -140,7 +151,8 @@ export async function listFromDeliveryPages(
     const last = rows.at(-1);
     if (!last || rows.length < batch) break;
     bound = { ...posOf(last.row), page: last.page };
-    batch = Math.min(MAX_BATCH, batch * 2);
+    read += rows.length;
+    batch = nextBatch(limit - out.length, read, out.length, batch);
   }
   return out;
 }

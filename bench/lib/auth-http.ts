@@ -2,12 +2,12 @@
 // the same requests (same headers, same count, same connections) to the signed route and to the same handler
 // registered outside /v1/ (so without auth), alternating rounds.
 import { fork, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../src/app.js';
 import { credential } from '../../src/api/schemas/integrators.js';
 import { loadConfig } from '../../src/config.js';
-import { compressedHexOf } from '../../src/crypto/p256.js';
+import { compressedHexOf, generateP256Key } from '../../src/crypto/p256.js';
 import { LOAD_CHANNEL, type LoadCommand, type LoadReply, type LoadResult } from './auth-load.js';
 
 export const AUTH_PATH = '/v1/credentials/current';
@@ -68,7 +68,7 @@ export async function measureHttp({ token }: { token: string }) {
   const answer = { integratorId: '', keyId: '', publicKey: '' };
   app.get(UNAUTH_PATH, { schema: { response: { 200: credential } } }, async () => answer);
   try {
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const privateKey = generateP256Key();
     const pubkey = `0x${compressedHexOf(privateKey)}`;
     const admin = { authorization: `Bearer ${token}` };
     const integrator = await app.inject({

@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 
 /** A P-256 public key, validated on the curve: its compressed SEC1 hex (lowercase, no prefix) and a node KeyObject. */
@@ -23,9 +23,10 @@ function pointOf(bytes: Uint8Array) {
   }
 }
 
+const b64 = (b: Uint8Array): string => Buffer.from(b).toString('base64url');
+
 function keyObjectOf(point: ReturnType<typeof pointOf>): KeyObject {
   const raw = point.toBytes(false); // 0x04 || x || y
-  const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
   return createPublicKey({
     key: { kty: 'EC', crv: 'P-256', x: b64(raw.subarray(1, 33)), y: b64(raw.subarray(33, 65)) },
     format: 'jwk',
@@ -52,4 +53,20 @@ export function compressedHexOf(key: KeyObject): string {
   if (jwk.crv !== 'P-256' || !jwk.x || !jwk.y) throw new InvalidKeyError('not a P-256 key');
   const raw = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x, 'base64url'), Buffer.from(jwk.y, 'base64url')]);
   return Buffer.from(pointOf(raw).toBytes(true)).toString('hex');
+}
+
+/**
+ * A new P-256 private key: its scalar from @noble/curves' generator (the platform CSPRNG), imported by node:crypto
+ * through JWK. Not `generateKeyPairSync`: on Node 20 a key it made shares its mutex with the finished generation job,
+ * whose destructor takes that mutex when the garbage collector runs it — and a JWK export of the key (as
+ * `compressedHexOf` does) holds the mutex while it allocates, so a collection at that moment hangs the process for
+ * good (seen once in CI: `ExportJWKEcKey` → GC → `~KeyGenJob` waiting on the lock its own thread holds).
+ */
+export function generateP256Key(): KeyObject {
+  const secret = p256.utils.randomSecretKey();
+  const raw = p256.getPublicKey(secret, false); // 0x04 || x || y
+  return createPrivateKey({
+    key: { kty: 'EC', crv: 'P-256', d: b64(secret), x: b64(raw.subarray(1, 33)), y: b64(raw.subarray(33, 65)) },
+    format: 'jwk',
+  });
 }

@@ -1,7 +1,7 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { HeraldClient } from '../../src/client/herald-client.js';
-import { compressedHexOf } from '../../src/crypto/p256.js';
+import { compressedHexOf, generateP256Key } from '../../src/crypto/p256.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -16,7 +16,10 @@ export interface TestIntegrator {
   readonly client: HeraldClient;
 }
 
-export const newKeyPair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
+export const newKeyPair = (): { privateKey: KeyObject; publicKey: KeyObject } => {
+  const privateKey = generateP256Key(); // not generateKeyPairSync: src/crypto/p256.ts says why
+  return { privateKey, publicKey: createPublicKey(privateKey) };
+};
 
 /** Registers an integrator and one key through the admin API; the client talks to `baseUrl` (real HTTP). */
 export async function registerIntegrator(

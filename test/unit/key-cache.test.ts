@@ -1,13 +1,10 @@
 // Issue 11 item 5: unknown keys are remembered apart from known ones, so a flood of unknown keys cannot evict them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { generateKeyPairSync } from 'node:crypto';
 import { createKeyCache } from '../../src/auth/key-cache.js';
-import { compressedHexOf } from '../../src/crypto/p256.js';
+import { compressedHexOf, generateP256Key } from '../../src/crypto/p256.js';
 
-const knownKeys = Array.from({ length: 3 }, () =>
-  compressedHexOf(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey),
-);
+const knownKeys = Array.from({ length: 3 }, () => compressedHexOf(generateP256Key()));
 
 function cacheOverFakeRepo(opts: { maxEntries: number; maxNegativeEntries?: number }) {
   const lookups: string[] = [];

@@ -1,7 +1,6 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { compressedHexOf } from '../../crypto/p256.js';
+import { compressedHexOf, generateP256Key } from '../../crypto/p256.js';
 import { HeraldApiError } from '../../client/http.js';
 import { adminClient, DEV_KEY_FILE, devDataDir, integratorClient } from '../credentials.js';
 import { parseCommandArgs, printJson } from '../support.js';
@@ -41,7 +40,7 @@ export const initCommand: CliCommand = {
     }
     const admin = adminClient(io.env);
     const integrator = await admin.createIntegrator((values.name as string | undefined) ?? 'Local development');
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const privateKey = generateP256Key();
     const key = await admin.addKey(integrator.id, `0x${compressedHexOf(privateKey)}`);
     mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
     writeFileSync(out, privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, { mode: 0o600 });

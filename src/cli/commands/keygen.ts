@@ -1,5 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { compressedHexOf } from '../../crypto/p256.js';
+import { compressedHexOf, generateP256Key } from '../../crypto/p256.js';
 import { parseCommandArgs, printJson } from '../support.js';
 import type { CliCommand } from '../types.js';
 
@@ -19,7 +18,7 @@ export const keygenCommand: CliCommand = {
   ].join('\n'),
   async run(args, io) {
     const { values } = parseCommandArgs(args, { pem: { type: 'boolean' } }, 0);
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const privateKey = generateP256Key();
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     const publicKey = `0x${compressedHexOf(privateKey)}`;
     // PEM readers skip text before the BEGIN line (RFC 7468 §2), so the public key can travel in the same file.

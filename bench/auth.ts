@@ -3,16 +3,17 @@
 // beside the same handler without auth, loaded from a second process over loopback; (c) both at the same offered
 // load; (d) one database round trip by the driver and raw (the shared replay store's share). Ends with one JSON line.
 import { execFile } from 'node:child_process';
-import { createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import { cpus } from 'node:os';
 import { promisify } from 'node:util';
 import { createAuthenticator, TIMESTAMP_TOLERANCE_SEC } from '../src/auth/authenticator.js';
 import { createKeyCache } from '../src/auth/key-cache.js';
 import { createReplayCache } from '../src/auth/replay-cache.js';
-import { compressedHexOf, generateP256Key } from '../src/crypto/p256.js';
+import { compressedHexOf } from '../src/crypto/p256.js';
 import { requestSigningInput, signRequest, verifyRequestSignature } from '../src/crypto/request-signature.js';
 import { measureHttp } from './lib/auth-http.js';
 import { measureRoundTrips } from './lib/driver-round-trip.js';
+import { newKeyPair } from '../test/helpers/integrators.js';
 
 const run = promisify(execFile);
 const VERIFY_MS = 3_000;
@@ -93,8 +94,7 @@ const mark = (ok: boolean): string => (ok ? 'goal met' : 'GOAL MISSED');
 
 async function main(): Promise<void> {
   console.log(`auth bench: node ${process.version} (OpenSSL ${process.versions.openssl}), ${cpus().length} CPUs`);
-  const privateKey = generateP256Key();
-  const key = { privateKey, publicKey: createPublicKey(privateKey) };
+  const key = newKeyPair();
   const verify = measureVerify(key);
   const authenticate = await measureAuthenticate(key);
   const openssl = await opensslVerify();

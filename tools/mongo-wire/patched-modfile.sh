@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares the build of the launcher against FerretDB v1.24.2 with its patches applied, in name order — ferretdb-id-in.patch
-# (the `_id` `$in` pushdown; idpushdown_test.go says why) and ferretdb-untracked.patch (no per-iterator leak tracking:
-# main.go says why) — and prints the go.mod to build with: `go build|vet|test -modfile=…`.
+# (the `_id` `$in` pushdown; idpushdown_test.go says why), the four ferretdb-sjson-fast*.patch (a one-pass decoder of
+# stored documents, falling back to FerretDB's own; the README says why) and ferretdb-untracked.patch (no per-iterator
+# leak tracking: main.go says why) — and prints the go.mod to build with: `go build|vet|test -modfile=…`.
 # It copies the module from Go's module cache into OUT_DIR (default: .tools/mongo-wire-ferretdb, not committed),
 # applies the patches to that copy and writes OUT_DIR/herald.mod, this folder's go.mod plus a `replace` of FerretDB by
 # the copy (and herald.sum, go.sum's copy). Nothing of FerretDB is committed but the patches; this folder's go.mod stays

@@ -4,8 +4,8 @@ import { findByIds } from './by-ids.js';
 import { deliveryIdOf } from './derived-ids.js';
 import type { DeliveryDoc } from './documents.js';
 import type { PageCollections } from './event-pages/docs.js';
-import { readKey } from './event-pages/read.js';
-import { posOf, type Pos } from './event-pages/rows.js';
+import { keyReader } from './event-pages/read.js';
+import type { Pos } from './event-pages/rows.js';
 import type { Filed } from './event-pages/write.js';
 
 /**
@@ -119,7 +119,8 @@ export function nextBatch(missing: number, read: number, passed: number, last: n
 /**
  * Up to `limit` deliveries of the integrator, newest first, strictly after `position`. Reads the key's rows, then
  * their deliveries by `_id` in one find; a row whose delivery is not recorded yet (its first attempt in flight) or no
- * longer has the asked status is skipped, and further rows are read until `limit` deliveries are found.
+ * longer has the asked status is skipped, and further rows are read (the key's reader goes on where it stopped) until
+ * `limit` deliveries are found.
  */
 export async function listFromDeliveryPages(
   c: PageCollections,
@@ -129,15 +130,18 @@ export async function listFromDeliveryPages(
   position: (Pos & { page?: number }) | undefined,
   limit: number,
 ): Promise<(DeliveryDoc & { page: number })[]> {
-  const key = deliveryKeyFor(integratorId, f);
   const keep = (r: DeliveryRow) =>
     (f.subscriptionId === undefined || r.s === f.subscriptionId) && (f.eventId === undefined || r.e === f.eventId);
+  const reader = keyReader<DeliveryRow>(c, deliveryKeyFor(integratorId, f), {
+    keep,
+    bound: position,
+    hint: position?.page,
+  });
   const out: (DeliveryDoc & { page: number })[] = [];
-  let bound = position;
   let batch = limit;
   let read = 0;
   while (out.length < limit) {
-    const rows = await readKey<DeliveryRow>(c, key, { keep, bound, hint: bound?.page, limit: batch });
+    const rows = await reader.next(batch);
     const docs = await findByIds(
       deliveries,
       rows.map(({ row }) => row.i),
@@ -148,9 +152,7 @@ export async function listFromDeliveryPages(
       out.push({ ...d, page: rows[n]!.page });
       if (out.length === limit) break;
     }
-    const last = rows.at(-1);
-    if (!last || rows.length < batch) break;
-    bound = { ...posOf(last.row), page: last.page };
+    if (rows.length < batch) break;
     read += rows.length;
     batch = nextBatch(limit - out.length, read, out.length, batch);
   }
@@ -159,14 +161,11 @@ export async function listFromDeliveryPages(
 
 /** Every delivery of a subscription ever filed as pending (DELETE reads and checks each by `_id`). */
 export async function pendingCandidates(c: PageCollections, integratorId: string, sub: string): Promise<string[]> {
-  const key = keys.subscriptionStatus(integratorId, sub, 'pending');
+  const reader = keyReader<DeliveryRow>(c, keys.subscriptionStatus(integratorId, sub, 'pending'), { keep: () => true });
   const ids: string[] = [];
-  let bound: (Pos & { page: number }) | undefined;
   for (;;) {
-    const rows = await readKey<DeliveryRow>(c, key, { keep: () => true, bound, hint: bound?.page, limit: 1000 });
+    const rows = await reader.next(1000);
     ids.push(...rows.map((r) => r.row.i));
-    const last = rows.at(-1);
-    if (!last || rows.length < 1000) return ids;
-    bound = { ...posOf(last.row), page: last.page };
+    if (rows.length < 1000) return ids;
   }
 }

@@ -3,12 +3,6 @@ import { belowReader, headId, locate, readPage, toPos, type PageCollections } fr
 import { journalRows } from './journal.js';
 import { cmp, keyFor, matches, posOf, type PageRow, type Pos, type RowBase } from './rows.js';
 
-/** A listed row and the sealed page a cursor after it should start from. */
-export interface PagedRow {
-  row: PageRow;
-  page: number;
-}
-
 /**
  * Up to `limit` rows of the query's key, newest first, strictly older than `position` (and within the date
  * bounds).
@@ -31,62 +25,94 @@ export async function listFromPages(
   });
 }
 
-/** What readKey reads: rows passing `keep`, strictly older than `bound`, newer than `afterMs`; `hint`: a cursor's page. */
+/** What a key's reader reads: rows passing `keep`, strictly older than `bound`, newer than `afterMs`; `hint`: a cursor's page. */
 export interface KeyQuery<R extends RowBase> {
   keep: (row: R) => boolean;
   bound?: Pos;
   hint?: number;
   afterMs?: number;
-  limit: number;
 }
 
-/**
- * Up to `limit` rows of one listing key (any row shape), newest first. Reads the integrator's journal first, then the
- * key's head, then sealed pages from the newest one that can hold older rows downwards, and stops once `limit` rows
- * are final: a lower page holds only rows at or below the current page's `below`. In the order rows move (journal →
- * head → pages, each added to the next before it leaves the last): a row moved meanwhile is then seen twice (and
- * deduplicated), never missed.
- */
+/** Up to `limit` rows of one listing key (any row shape), newest first: one call of a fresh keyReader's `next`. */
 export async function readKey<R extends RowBase>(
   c: PageCollections,
   key: string,
-  q: KeyQuery<R>,
-): Promise<{ row: R; page: number }[]> {
-  const { bound, limit } = q;
-  const journal = await journalRows<R>(c, key);
-  const head = (await c.heads.findOne({ _id: headId(key) })) as { e: R[]; pages: number } | null;
-  const count = head?.pages ?? 0;
-  const keep = (r: R) => q.keep(r) && (!bound || cmp(posOf(r), bound) < 0);
+  q: KeyQuery<R> & { limit: number },
+): Promise<PagedRow<R>[]> {
+  return await keyReader(c, key, q).next(q.limit);
+}
 
+/** A listed row of a key and the sealed page a cursor after it should start from. */
+export interface PagedRow<R extends RowBase = PageRow> {
+  row: R;
+  page: number;
+}
+
+/**
+ * The rows of one listing key, newest first, in as many calls of `next` as the caller needs (a listing that filters
+ * what it reads asks for more until its page is full). The first call reads the integrator's journal, then the key's
+ * head; each call reads sealed pages from the newest one that can hold older rows downwards, where the last call
+ * stopped, until `limit` rows are final: a lower page holds only rows at or below the current page's `below`. In the
+ * order rows move (journal → head → pages, each added to the next before it leaves the last): a row moved meanwhile
+ * is then seen twice (and deduplicated), never missed.
+ */
+export function keyReader<R extends RowBase>(
+  c: PageCollections,
+  key: string,
+  q: KeyQuery<R>,
+): { next: (limit: number) => Promise<PagedRow<R>[]> } {
+  const { bound } = q;
+  const keep = (r: R) => q.keep(r) && (!bound || cmp(posOf(r), bound) < 0);
   const id = (r: R) => `${r.c.getTime()}|${r.i}`;
-  // One entry per row: a row seen in the head and in a page (a sealer moved it meanwhile) counts once.
-  const found = new Map<string, { row: R; page: number }>(
-    [...journal, ...(head?.e ?? [])].filter(keep).map((row) => [id(row), { row, page: -1 }]),
-  );
+  // One entry per row not listed yet: a row seen in the head and in a page (a sealer moved it meanwhile) counts once.
+  const found = new Map<string, PagedRow<R>>();
   const belows: { k: number; below: Pos | null }[] = [];
-  let floor: Pos | null = null;
-  let k = bound && count > 0 ? await startPage(c, key, bound, count, q.hint) : count - 1;
-  for (; k >= 0; k -= 1) {
-    const page = await readPage(c, key, k);
-    if (!page) break;
-    for (const row of page.e as unknown as R[]) if (keep(row)) found.set(id(row), { row, page: k });
-    floor = page.below && toPos(page.below);
-    belows.push({ k, below: floor });
-    if (floor && q.afterMs !== undefined && floor.c <= q.afterMs) floor = null; // lower pages: all too old
-    if (!floor) break;
-    let final = 0;
-    for (const { row } of found.values()) if (cmp(posOf(row), floor) > 0) final += 1;
-    if (final >= limit) break;
+  let count = 0;
+  let k: number | undefined; // the next page to read; undefined before the first call
+  // The last page's `below`: undefined before a page is read, null once no lower page can hold a row.
+  let floor: Pos | null | undefined;
+  let done = false; // no page left to read
+  const final = (r: R) => floor === null || (floor !== undefined && cmp(posOf(r), floor) > 0);
+
+  async function start(): Promise<number> {
+    const journal = await journalRows<R>(c, key);
+    const head = (await c.heads.findOne({ _id: headId(key) })) as { e: R[]; pages: number } | null;
+    count = head?.pages ?? 0;
+    for (const row of [...journal, ...(head?.e ?? [])]) if (keep(row)) found.set(id(row), { row, page: -1 });
+    if (count === 0) [done, floor] = [true, null];
+    return bound && count > 0 ? await startPage(c, key, bound, count, q.hint) : count - 1;
   }
-  // Rows at or below the last page's `below` may have neighbours in unread pages: they wait for the next page.
-  const listed = [...found.values()].filter((r) => !floor || cmp(posOf(r.row), floor) > 0);
-  listed.sort((a, b) => cmp(posOf(b.row), posOf(a.row)));
-  return listed.slice(0, limit).map(({ row, page }) => {
-    if (page >= 0) return { row, page };
-    // A journal or head row: the newest page read that covers it, else the top page (a cursor then checks upwards).
-    const cover = belows.find((b) => !b.below || cmp(b.below, posOf(row)) < 0);
-    return { row, page: cover ? cover.k : Math.max(0, count - 1) };
-  });
+
+  async function next(limit: number): Promise<PagedRow<R>[]> {
+    k ??= await start();
+    let ready = [...found.values()].filter((r) => final(r.row)).length;
+    for (; !done && ready < limit; k -= 1) {
+      const page = k >= 0 ? await readPage(c, key, k) : null;
+      if (!page) {
+        done = true;
+        floor ??= null;
+        break;
+      }
+      for (const row of page.e as unknown as R[]) if (keep(row)) found.set(id(row), { row, page: k });
+      floor = page.below ? toPos(page.below) : null;
+      belows.push({ k, below: floor });
+      if (floor && q.afterMs !== undefined && floor.c <= q.afterMs) floor = null; // lower pages: all too old
+      if (!floor) done = true;
+      ready = [...found.values()].filter((r) => final(r.row)).length;
+    }
+    // Rows at or below the last page's `below` may have neighbours in unread pages: they wait for the next page.
+    const listed = [...found.values()].filter((r) => final(r.row));
+    listed.sort((a, b) => cmp(posOf(b.row), posOf(a.row)));
+    return listed.slice(0, limit).map(({ row, page }) => {
+      found.delete(id(row));
+      if (page >= 0) return { row, page };
+      // A journal or head row: the newest page read that covers it, else the top page (a cursor then checks upwards).
+      const cover = belows.find((b) => !b.below || cmp(b.below, posOf(row)) < 0);
+      return { row, page: cover ? cover.k : Math.max(0, count - 1) };
+    });
+  }
+
+  return { next };
 }
 
 /**

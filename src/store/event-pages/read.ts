@@ -61,7 +61,9 @@ export function keyReader<R extends RowBase>(
   key: string,
   q: KeyQuery<R>,
 ): { next: (limit: number) => Promise<PagedRow<R>[]> } {
-  const { bound } = q;
+  // Strictly older than the bound, and than every row already listed (a page read later holds only older rows; this
+  // keeps a row moved by a sealer meanwhile from being listed twice across calls, as the old per-round bound did).
+  let bound = q.bound;
   const keep = (r: R) => q.keep(r) && (!bound || cmp(posOf(r), bound) < 0);
   const id = (r: R) => `${r.c.getTime()}|${r.i}`;
   // One entry per row not listed yet: a row seen in the head and in a page (a sealer moved it meanwhile) counts once.
@@ -103,7 +105,10 @@ export function keyReader<R extends RowBase>(
     // Rows at or below the last page's `below` may have neighbours in unread pages: they wait for the next page.
     const listed = [...found.values()].filter((r) => final(r.row));
     listed.sort((a, b) => cmp(posOf(b.row), posOf(a.row)));
-    return listed.slice(0, limit).map(({ row, page }) => {
+    const out = listed.slice(0, limit);
+    const last = out.at(-1);
+    if (last) bound = posOf(last.row);
+    return out.map(({ row, page }) => {
       found.delete(id(row));
       if (page >= 0) return { row, page };
       // A journal or head row: the newest page read that covers it, else the top page (a cursor then checks upwards).

@@ -107,8 +107,11 @@ func TestWatcherIndexesLaterTablesAndDatabases(t *testing.T) {
 	dir := t.TempDir()
 	file := newFerretFile(t, dir, "herald", "events_01020304")
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go watchIDIndexes(ctx, dir, 20*time.Millisecond)
+	stopped := make(chan struct{})
+	go func() { watchIDIndexes(ctx, dir, 20*time.Millisecond); close(stopped) }()
+	// Stopped before the temporary folder is removed (cleanups run last in, first out): a watcher still opening a
+	// database there left a file behind in CI ("directory not empty").
+	t.Cleanup(func() { cancel(); <-stopped })
 
 	db, err := sql.Open("sqlite", "file:"+file)
 	if err != nil {

@@ -25,12 +25,12 @@ function pointOf(bytes: Uint8Array) {
 
 const b64 = (b: Uint8Array): string => Buffer.from(b).toString('base64url');
 
+/** The JWK of an uncompressed point (0x04 || x || y), without the private scalar. */
+const jwkOf = (raw: Uint8Array) =>
+  ({ kty: 'EC', crv: 'P-256', x: b64(raw.subarray(1, 33)), y: b64(raw.subarray(33, 65)) }) as const;
+
 function keyObjectOf(point: ReturnType<typeof pointOf>): KeyObject {
-  const raw = point.toBytes(false); // 0x04 || x || y
-  return createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: b64(raw.subarray(1, 33)), y: b64(raw.subarray(33, 65)) },
-    format: 'jwk',
-  });
+  return createPublicKey({ key: jwkOf(point.toBytes(false)), format: 'jwk' });
 }
 
 /**
@@ -64,9 +64,5 @@ export function compressedHexOf(key: KeyObject): string {
  */
 export function generateP256Key(): KeyObject {
   const secret = p256.utils.randomSecretKey();
-  const raw = p256.getPublicKey(secret, false); // 0x04 || x || y
-  return createPrivateKey({
-    key: { kty: 'EC', crv: 'P-256', d: b64(secret), x: b64(raw.subarray(1, 33)), y: b64(raw.subarray(33, 65)) },
-    format: 'jwk',
-  });
+  return createPrivateKey({ key: { ...jwkOf(p256.getPublicKey(secret, false)), d: b64(secret) }, format: 'jwk' });
 }

@@ -75,6 +75,8 @@ export function keyReader<R extends RowBase>(
   let floor: Pos | null | undefined;
   let done = false; // no page left to read
   const final = (r: R) => floor === null || (floor !== undefined && cmp(posOf(r), floor) > 0);
+  // Rows at or below the last page's `below` may have neighbours in unread pages: they wait for the next page.
+  const finalRows = () => [...found.values()].filter((r) => final(r.row));
 
   async function start(): Promise<number> {
     const journal = await journalRows<R>(c, key);
@@ -87,8 +89,7 @@ export function keyReader<R extends RowBase>(
 
   async function next(limit: number): Promise<PagedRow<R>[]> {
     k ??= await start();
-    let ready = [...found.values()].filter((r) => final(r.row)).length;
-    for (; !done && ready < limit; k -= 1) {
+    for (; !done && finalRows().length < limit; k -= 1) {
       const page = k >= 0 ? await readPage(c, key, k) : null;
       if (!page) {
         done = true;
@@ -100,10 +101,8 @@ export function keyReader<R extends RowBase>(
       belows.push({ k, below: floor });
       if (floor && q.afterMs !== undefined && floor.c <= q.afterMs) floor = null; // lower pages: all too old
       if (!floor) done = true;
-      ready = [...found.values()].filter((r) => final(r.row)).length;
     }
-    // Rows at or below the last page's `below` may have neighbours in unread pages: they wait for the next page.
-    const listed = [...found.values()].filter((r) => final(r.row));
+    const listed = finalRows();
     listed.sort((a, b) => cmp(posOf(b.row), posOf(a.row)));
     const out = listed.slice(0, limit);
     const last = out.at(-1);

@@ -21,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -79,6 +80,8 @@ func main() {
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener: listener,
 		Handler:  "sqlite",
+		// slog's default output and level, with attributes formatted only for records written (lazylog.go).
+		Logger: newLazyLogger(slog.Default().Handler()),
 		// BEGIN IMMEDIATE: an update (read, then write) waits on the busy handler instead of failing at once with
 		// SQLITE_BUSY when another writer holds the lock; synchronous=normal is the WAL setting SQLite recommends.
 		SQLiteURL: "file:" + dir + "/?_txlock=immediate&_pragma=synchronous(normal)",

@@ -1,6 +1,7 @@
-// `npm run bench -- delivery [--deliveries N] [--inFlight K] [--latencySeconds S] [--metricsRounds R] [--profile 1]
-//   [--workers N] [--eager 0]`: end-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a bare workflow
-// with one no-op activity, same dev server and worker settings, then ingest → receiver latency at half that maximum,
+// `npm run bench -- delivery [--deliveries N] [--rounds R] [--inFlight K] [--latencySeconds S] [--metricsRounds R]
+//   [--profile 1] [--workers N] [--eager 0]`: end-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a
+// bare workflow with one no-op activity, same dev server and worker settings, N of each in R rounds of alternating
+// order (default 400 in 2), then ingest → receiver latency at half that maximum,
 // with where a delivery's time goes and the CPU the two local servers spend per delivery. Eager start (default; --eager
 // 0: off): the bench's worker plays the API's opt-in worker (src/api-worker.ts), the bare workflow started the same way.
 // --metricsRounds R > 0: instead, R alternating rounds with metrics off and on (both scraped every 5 s): the cost of
@@ -33,13 +34,18 @@ import { profiled } from './lib/cpu-profile.js';
 import { cpuSecondsOf, createPhaseRecorder } from './lib/delivery-phases.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 import { switchableMetrics } from './lib/switchable-metrics.js';
+import { metricsCost } from './lib/metrics-cost.js';
+import { historyBreakdown } from './lib/history-breakdown.js';
+import { deliveryIdOf } from '../src/store/derived-ids.js';
+import { deliveryWorkflowId } from '../workflows/messages.js';
 import { resendingShed } from './lib/resend-shed.js';
 
 // `--workers N`: the scale-out figure (1 … N worker processes) instead; that file ends the process.
 if (process.argv.includes('--workers')) await import('./delivery-workers.js');
 
 const flags = numberFlags({
-  deliveries: 300,
+  deliveries: 400,
+  rounds: 2,
   inFlight: 40,
   latencySeconds: 10,
   metricsRounds: 0,
@@ -117,7 +123,7 @@ const bareRunning = bareWorker.run();
 const bareClient = new Client({ connection: bareConnection, namespace: config.TEMPORAL_NAMESPACE });
 const admin = new HeraldAdminClient(baseUrl, token);
 const integrator = await admin.createIntegrator('bench');
-await seedSubscription(app.store, app.vault, {
+const { subscription } = await seedSubscription(app.store, app.vault, {
   integratorId: integrator.id,
   url: `https://hooks.example.com:${receiver.port}/bench`,
 });
@@ -156,71 +162,17 @@ async function throughput(count: number, task: (i: number) => Promise<unknown>):
   return count / ((performance.now() - started) / 1000);
 }
 
-/**
- * Deliveries/s and this process's CPU per delivery (API, worker, receiver and load are all in it) with metrics off
- * and on, alternating rounds; while on, both endpoints are scraped every 5 s. Then the metric calls of one delivery
- * timed alone, as a share of the CPU a delivery costs this process: a bound that a loaded machine does not blur.
- */
-async function metricsCost(rounds: number): Promise<void> {
-  const perSec = { off: [] as number[], on: [] as number[] };
-  const cpuUs = { off: [] as number[], on: [] as number[] };
-  const scrapeAll = () => {
-    void fetch(String(app.metricsUrl())).then((r) => r.text(), String);
-    void workerMetrics.metrics.registry?.metrics();
-  };
-  for (let r = 0; r < rounds; r++) {
-    for (const mode of r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-      apiMetrics.set(mode === 'on');
-      workerMetrics.set(mode === 'on');
-      const scraper = mode === 'on' ? setInterval(scrapeAll, 5_000) : undefined;
-      const cpu = process.cpuUsage();
-      perSec[mode].push(await throughput(flags.deliveries, deliverOne));
-      const used = process.cpuUsage(cpu);
-      cpuUs[mode].push((used.user + used.system) / flags.deliveries);
-      clearInterval(scraper);
-      console.log(
-        `round ${r + 1} metrics ${mode}: ${round(perSec[mode].at(-1)!)} deliveries/s, ` +
-          `${round(cpuUs[mode].at(-1)! / 1000, 2)} ms CPU per delivery in this process`,
-      );
-    }
-  }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const ratio = mean(perSec.on) / mean(perSec.off);
-  // One delivery's metric calls (API: ingest, hand-off, request; worker: lag, attempt, ending), timed in a loop.
-  const m = switchableMetrics().metrics;
-  const loops = 20_000;
-  const t0 = performance.now();
-  for (let i = 0; i < loops; i++) {
-    m.eventIngested();
-    m.deliveriesCreated(1);
-    m.httpRequest('POST', '/internal/v1/events', 201, 0.006);
-    m.deliveryLag('first', 0.05);
-    m.attemptMade('succeeded', 204, 0.003);
-    m.deliveryFinished('succeeded', null);
-  }
-  const callsUs = ((performance.now() - t0) * 1000) / loops;
-  const callShare = callsUs / mean(cpuUs.off);
-  console.log(`metrics on / off throughput: ${round(ratio, 3)} (goal ≥ 0.97: metrics cost ≤ 3 %)`);
-  console.log(
-    `CPU per delivery on / off: ${round(mean(cpuUs.on) / mean(cpuUs.off), 3)}; ` +
-      `one delivery's metric calls: ${round(callsUs, 2)} µs = ${round(callShare * 100, 3)} % of its CPU here`,
-  );
-  console.log(
-    JSON.stringify({
-      metricsOffPerSec: perSec.off.map((x) => round(x)),
-      metricsOnPerSec: perSec.on.map((x) => round(x)),
-      onOffRatio: round(ratio, 3),
-      cpuMsPerDeliveryOff: round(mean(cpuUs.off) / 1000, 2),
-      cpuMsPerDeliveryOn: round(mean(cpuUs.on) / 1000, 2),
-      metricCallsUsPerDelivery: round(callsUs, 2),
-    }),
-  );
-}
-
 try {
   if (flags.metricsRounds > 0) {
     await throughput(40, deliverOne); // warm-up
-    await metricsCost(flags.metricsRounds);
+    await metricsCost({
+      rounds: flags.metricsRounds,
+      deliveries: flags.deliveries,
+      apiMetrics,
+      workerMetrics,
+      metricsUrl: () => String(app.metricsUrl()),
+      throughput: () => throughput(flags.deliveries, deliverOne),
+    });
   } else if (flags.profile > 0) {
     await throughput(20, (i) => bareOne(i, 'warm'));
     await throughput(20, deliverOne);
@@ -245,21 +197,58 @@ async function classic(): Promise<void> {
   const mongoWire = ['-listen', `127.0.0.1:${new URL(config.MONGODB_URL).port}`];
   const temporal = ['start-dev', '--port', config.TEMPORAL_ADDRESS.split(':')[1]!];
   const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: cpuSecondsOf(temporal), node: process.cpuUsage() });
-  const perItemMs = (a: ReturnType<typeof cpu>, b: ReturnType<typeof cpu>) => ({
-    mongoWire: round(((b.mongo - a.mongo) * 1000) / flags.deliveries, 2),
-    temporal: round(((b.temporal - a.temporal) * 1000) / flags.deliveries, 2),
-    node: round((process.cpuUsage(a.node).user + process.cpuUsage(a.node).system) / 1000 / flags.deliveries, 2),
+  const perItemMs = (a: ReturnType<typeof cpu>, b: ReturnType<typeof cpu>, items: number) => {
+    const node = process.cpuUsage(a.node);
+    return {
+      mongoWire: round(((b.mongo - a.mongo) * 1000) / items, 2),
+      temporal: round(((b.temporal - a.temporal) * 1000) / items, 2),
+      node: round((node.user + node.system) / 1000 / items, 2),
+    };
+  };
+  // The dev server gets slower as its in-memory database fills (here: a bare workflow's Temporal CPU 17 → 25 ms over
+  // 3,600 workflows), so bare workflows and deliveries take turns, in rounds of alternating order (bare first, then
+  // deliveries first, …): neither side gets the younger server. Each figure is over all of its rounds.
+  const per = Math.max(1, Math.round(flags.deliveries / flags.rounds));
+  const sides = {
+    bare: {
+      run: (i: number) => bareOne(i, 'run'),
+      secs: 0,
+      rates: [] as number[],
+      cpu: [] as ReturnType<typeof perItemMs>[],
+    },
+    delivery: { run: deliverOne, secs: 0, rates: [] as number[], cpu: [] as ReturnType<typeof perItemMs>[] },
+  };
+  let at = 0;
+  for (let r = 0; r < flags.rounds; r++) {
+    for (const side of r % 2 === 0 ? [sides.bare, sides.delivery] : [sides.delivery, sides.bare]) {
+      const before = cpu();
+      const started = performance.now();
+      const base = at;
+      await pool(per, flags.inFlight, async (i) => void (await side.run(base + i)));
+      at += per;
+      const secs = (performance.now() - started) / 1000;
+      side.secs += secs;
+      side.rates.push(round(per / secs));
+      side.cpu.push(perItemMs(before, cpu(), per));
+    }
+  }
+  const meanCpu = (xs: ReturnType<typeof perItemMs>[]) => ({
+    mongoWire: round(xs.reduce((a, x) => a + x.mongoWire, 0) / xs.length, 2),
+    temporal: round(xs.reduce((a, x) => a + x.temporal, 0) / xs.length, 2),
+    node: round(xs.reduce((a, x) => a + x.node, 0) / xs.length, 2),
   });
-  const cpu0 = cpu();
-  const bareWorkflowsPerSec = await throughput(flags.deliveries, (i) => bareOne(i, 'run'));
-  const cpu1 = cpu();
-  const bareCpuMs = perItemMs(cpu0, cpu1);
-  const deliveriesPerSec = await throughput(flags.deliveries, deliverOne);
-  const deliveryCpuMs = perItemMs(cpu1, cpu());
+  const bareCpuMs = meanCpu(sides.bare.cpu);
+  const deliveryCpuMs = meanCpu(sides.delivery.cpu);
+  const bareWorkflowsPerSec = (per * flags.rounds) / sides.bare.secs;
+  const deliveriesPerSec = (per * flags.rounds) / sides.delivery.secs;
   console.log(`CPU ms per item (bare workflow): ${JSON.stringify(bareCpuMs)}`);
   console.log(`CPU ms per item (delivery):      ${JSON.stringify(deliveryCpuMs)}`);
-  console.log(`bare workflow + no-op activity: ${round(bareWorkflowsPerSec)} /s`);
-  console.log(`deliveries (ingest → 2xx):      ${round(deliveriesPerSec)} /s`);
+  console.log(
+    `bare workflow + no-op activity: ${round(bareWorkflowsPerSec)} /s (rounds: ${sides.bare.rates.join(', ')})`,
+  );
+  console.log(
+    `deliveries (ingest → 2xx):      ${round(deliveriesPerSec)} /s (rounds: ${sides.delivery.rates.join(', ')})`,
+  );
 
   // Open loop at half the measured maximum: latency without queueing behind our own load.
   const rate = deliveriesPerSec / 2;
@@ -277,21 +266,37 @@ async function classic(): Promise<void> {
   console.log(
     `  of which the ingest request: p50 ${round(quantile(ingest, 0.5))} ms, p99 ${round(quantile(ingest, 0.99))} ms`,
   );
+  // The first workflow task from the server's side: queued in matching (none when started eagerly), then run.
+  const history = await historyBreakdown(
+    eagerClient,
+    latencyEvents.map((e) => deliveryWorkflowId(deliveryIdOf(e, subscription._id))),
+  );
   const figures = {
     eagerStart: eager,
     deliveriesPerSec: round(deliveriesPerSec),
     bareWorkflowsPerSec: round(bareWorkflowsPerSec),
+    rounds: { bare: sides.bare.rates, deliveries: sides.delivery.rates },
     ratio: round(deliveriesPerSec / bareWorkflowsPerSec, 2),
     latencyRatePerSec: round(rate),
     latencySamples: measured.length,
     p50Ms: round(quantile(measured, 0.5)),
     p99Ms: round(quantile(measured, 0.99)),
     breakdownP50Ms: phases.summary(latencyEvents),
+    firstTask: {
+      queued: history.firstTaskWait.p50,
+      run: history.firstTaskRun.p50,
+      toActivity: history.firstStartToScheduled.p50,
+    },
     cpuMsPerDelivery: deliveryCpuMs,
     cpuMsPerBareWorkflow: bareCpuMs,
   };
   console.log('where the time goes (p50 of each phase, ms, at the latency rate):');
   for (const [phase, ms] of Object.entries(figures.breakdownP50Ms)) console.log(`  ${phase.padEnd(54)} ${ms}`);
+  const { firstTask } = figures;
+  console.log(
+    `  from the histories (server clock): workflow started → first task started ${firstTask.queued}, ` +
+      `task run ${firstTask.run}, started → activity scheduled ${firstTask.toActivity}`,
+  );
   console.log(`ratio ${figures.ratio} (goal ≥ 0.8)`);
   console.log(
     `latency at ${figures.latencyRatePerSec}/s: p50 ${figures.p50Ms} ms (goal ≤ 50), p99 ${figures.p99Ms} ms (goal ≤ 250)`,

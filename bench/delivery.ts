@@ -31,10 +31,12 @@ import { installTemporalRuntime } from '../src/telemetry/temporal-runtime.js';
 import { createAttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { bareActivities, bareWorkflow } from './bare-workflow.js';
 import { profiled } from './lib/cpu-profile.js';
-import { cpuSecondsOf, createPhaseRecorder } from './lib/delivery-phases.js';
+import { createPhaseRecorder } from './lib/delivery-phases.js';
+import { takeTurns } from './lib/take-turns.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 import { switchableMetrics } from './lib/switchable-metrics.js';
 import { metricsCost } from './lib/metrics-cost.js';
+import { poolFetch } from './lib/pool-fetch.js';
 import { historyBreakdown } from './lib/history-breakdown.js';
 import { deliveryIdOf } from '../src/store/derived-ids.js';
 import { deliveryWorkflowId } from '../workflows/messages.js';
@@ -121,7 +123,8 @@ const bareWorker = await Worker.create({
 });
 const bareRunning = bareWorker.run();
 const bareClient = new Client({ connection: bareConnection, namespace: config.TEMPORAL_NAMESPACE });
-const admin = new HeraldAdminClient(baseUrl, token);
+const load = poolFetch(baseUrl);
+const admin = new HeraldAdminClient(baseUrl, token, load.fetch);
 const integrator = await admin.createIntegrator('bench');
 const { subscription } = await seedSubscription(app.store, app.vault, {
   integratorId: integrator.id,
@@ -186,6 +189,7 @@ try {
   await Promise.all([running, bareRunning]);
   await Promise.all([bareConnection.close(), workerConnection.close(), timed.http.close()]);
   await workerMongo.client.close();
+  await load.close();
   await receiver.close();
   await app.mongo.db.dropDatabase();
   await app.close();
@@ -194,64 +198,20 @@ try {
 async function classic(): Promise<void> {
   await throughput(20, (i) => bareOne(i, 'warm')); // warm both paths (bundle load, pools, key cache)
   await throughput(20, deliverOne);
-  const mongoWire = ['-listen', `127.0.0.1:${new URL(config.MONGODB_URL).port}`];
-  const temporal = ['start-dev', '--port', config.TEMPORAL_ADDRESS.split(':')[1]!];
-  const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: cpuSecondsOf(temporal), node: process.cpuUsage() });
-  const perItemMs = (a: ReturnType<typeof cpu>, b: ReturnType<typeof cpu>, items: number) => {
-    const node = process.cpuUsage(a.node);
-    return {
-      mongoWire: round(((b.mongo - a.mongo) * 1000) / items, 2),
-      temporal: round(((b.temporal - a.temporal) * 1000) / items, 2),
-      node: round((node.user + node.system) / 1000 / items, 2),
-    };
-  };
-  // The dev server gets slower as its in-memory database fills (here: a bare workflow's Temporal CPU 17 → 25 ms over
-  // 3,600 workflows), so bare workflows and deliveries take turns, in rounds of alternating order (bare first, then
-  // deliveries first, …): neither side gets the younger server. Each figure is over all of its rounds.
-  const per = Math.max(1, Math.round(flags.deliveries / flags.rounds));
-  const sides = {
-    bare: {
-      run: (i: number) => bareOne(i, 'run'),
-      secs: 0,
-      rates: [] as number[],
-      cpu: [] as ReturnType<typeof perItemMs>[],
-    },
-    delivery: { run: deliverOne, secs: 0, rates: [] as number[], cpu: [] as ReturnType<typeof perItemMs>[] },
-  };
-  let at = 0;
-  for (let r = 0; r < flags.rounds; r++) {
-    for (const side of r % 2 === 0 ? [sides.bare, sides.delivery] : [sides.delivery, sides.bare]) {
-      const before = cpu();
-      const started = performance.now();
-      const base = at;
-      await pool(per, flags.inFlight, async (i) => void (await side.run(base + i)));
-      at += per;
-      const secs = (performance.now() - started) / 1000;
-      side.secs += secs;
-      side.rates.push(round(per / secs));
-      side.cpu.push(perItemMs(before, cpu(), per));
-    }
-  }
-  const meanCpu = (xs: ReturnType<typeof perItemMs>[]) => ({
-    mongoWire: round(xs.reduce((a, x) => a + x.mongoWire, 0) / xs.length, 2),
-    temporal: round(xs.reduce((a, x) => a + x.temporal, 0) / xs.length, 2),
-    node: round(xs.reduce((a, x) => a + x.node, 0) / xs.length, 2),
+  const [bare, delivery] = await takeTurns((i) => bareOne(i, 'run'), deliverOne, {
+    items: flags.deliveries,
+    rounds: flags.rounds,
+    inFlight: flags.inFlight,
+    mongoWirePort: new URL(config.MONGODB_URL).port,
+    temporalPort: config.TEMPORAL_ADDRESS.split(':')[1]!,
   });
-  const bareCpuMs = meanCpu(sides.bare.cpu);
-  const deliveryCpuMs = meanCpu(sides.delivery.cpu);
-  const bareWorkflowsPerSec = (per * flags.rounds) / sides.bare.secs;
-  const deliveriesPerSec = (per * flags.rounds) / sides.delivery.secs;
-  console.log(`CPU ms per item (bare workflow): ${JSON.stringify(bareCpuMs)}`);
-  console.log(`CPU ms per item (delivery):      ${JSON.stringify(deliveryCpuMs)}`);
-  console.log(
-    `bare workflow + no-op activity: ${round(bareWorkflowsPerSec)} /s (rounds: ${sides.bare.rates.join(', ')})`,
-  );
-  console.log(
-    `deliveries (ingest → 2xx):      ${round(deliveriesPerSec)} /s (rounds: ${sides.delivery.rates.join(', ')})`,
-  );
+  console.log(`CPU ms per item (bare workflow): ${JSON.stringify(bare.cpuMs)}`);
+  console.log(`CPU ms per item (delivery):      ${JSON.stringify(delivery.cpuMs)}`);
+  console.log(`bare workflow + no-op activity: ${round(bare.perSec)} /s (rounds: ${bare.rounds.join(', ')})`);
+  console.log(`deliveries (ingest → 2xx):      ${round(delivery.perSec)} /s (rounds: ${delivery.rounds.join(', ')})`);
 
   // Open loop at half the measured maximum: latency without queueing behind our own load.
-  const rate = deliveriesPerSec / 2;
+  const rate = delivery.perSec / 2;
   const latencies: Promise<number>[] = [];
   const total = Math.max(20, Math.round(rate * flags.latencySeconds));
   latencyEvents.length = 0;
@@ -273,10 +233,10 @@ async function classic(): Promise<void> {
   );
   const figures = {
     eagerStart: eager,
-    deliveriesPerSec: round(deliveriesPerSec),
-    bareWorkflowsPerSec: round(bareWorkflowsPerSec),
-    rounds: { bare: sides.bare.rates, deliveries: sides.delivery.rates },
-    ratio: round(deliveriesPerSec / bareWorkflowsPerSec, 2),
+    deliveriesPerSec: round(delivery.perSec),
+    bareWorkflowsPerSec: round(bare.perSec),
+    rounds: { bare: bare.rounds, deliveries: delivery.rounds },
+    ratio: round(delivery.perSec / bare.perSec, 2),
     latencyRatePerSec: round(rate),
     latencySamples: measured.length,
     p50Ms: round(quantile(measured, 0.5)),
@@ -287,8 +247,8 @@ async function classic(): Promise<void> {
       run: history.firstTaskRun.p50,
       toActivity: history.firstStartToScheduled.p50,
     },
-    cpuMsPerDelivery: deliveryCpuMs,
-    cpuMsPerBareWorkflow: bareCpuMs,
+    cpuMsPerDelivery: delivery.cpuMs,
+    cpuMsPerBareWorkflow: bare.cpuMs,
   };
   console.log('where the time goes (p50 of each phase, ms, at the latency rate):');
   for (const [phase, ms] of Object.entries(figures.breakdownP50Ms)) console.log(`  ${phase.padEnd(54)} ${ms}`);

@@ -1,0 +1,68 @@
+// Two workloads measured on the same servers in rounds of alternating order (A B, B A, …), so that neither gets the
+// younger server: the dev server slows as its in-memory database fills (a bare workflow's Temporal CPU 17 → 25 ms over
+// 3,600 workflows, 26 Nov). Each side's rate is over all of its rounds; CPU per item from /proc and this process.
+import { performance } from 'node:perf_hooks';
+import { cpuSecondsOf } from './delivery-phases.js';
+import { pool, round } from './stats.js';
+
+export interface CpuPerItem {
+  mongoWire: number;
+  temporal: number;
+  node: number;
+}
+
+export interface Side {
+  /** Items per second over all rounds. */
+  perSec: number;
+  /** Items per second of each round, in order. */
+  rounds: number[];
+  /** CPU ms per item: the MongoDB-wire server, the Temporal dev server and this process, mean of the rounds. */
+  cpuMs: CpuPerItem;
+}
+
+export interface TurnsOptions {
+  items: number;
+  rounds: number;
+  inFlight: number;
+  mongoWirePort: string;
+  temporalPort: string;
+}
+
+export async function takeTurns(
+  a: (i: number) => Promise<unknown>,
+  b: (i: number) => Promise<unknown>,
+  options: TurnsOptions,
+): Promise<[Side, Side]> {
+  const mongoWire = ['-listen', `127.0.0.1:${options.mongoWirePort}`];
+  const temporal = ['start-dev', '--port', options.temporalPort];
+  const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: cpuSecondsOf(temporal), node: process.cpuUsage() });
+  const per = Math.max(1, Math.round(options.items / options.rounds));
+  const sides = [a, b].map((run) => ({ run, secs: 0, rounds: [] as number[], cpu: [] as CpuPerItem[] }));
+  let at = 0;
+  for (let r = 0; r < options.rounds; r++) {
+    for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
+      const before = cpu();
+      const started = performance.now();
+      const base = at;
+      await pool(per, options.inFlight, async (i) => void (await side.run(base + i)));
+      at += per;
+      const after = cpu();
+      const node = process.cpuUsage(before.node);
+      const secs = (performance.now() - started) / 1000;
+      side.secs += secs;
+      side.rounds.push(round(per / secs));
+      side.cpu.push({
+        mongoWire: ((after.mongo - before.mongo) * 1000) / per,
+        temporal: ((after.temporal - before.temporal) * 1000) / per,
+        node: (node.user + node.system) / 1000 / per,
+      });
+    }
+  }
+  const mean = (xs: CpuPerItem[], k: keyof CpuPerItem) => round(xs.reduce((s, x) => s + x[k], 0) / xs.length, 2);
+  const [x, y] = sides.map((s) => ({
+    perSec: (per * options.rounds) / s.secs,
+    rounds: s.rounds,
+    cpuMs: { mongoWire: mean(s.cpu, 'mongoWire'), temporal: mean(s.cpu, 'temporal'), node: mean(s.cpu, 'node') },
+  }));
+  return [x!, y!];
+}

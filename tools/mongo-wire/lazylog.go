@@ -10,7 +10,9 @@ import (
 // for a record that is written. FerretDB's SQL layer (internal/util/fsql) calls With with every statement's arguments
 // — whole stored documents as JSON text — before each Debug call, and slog's own handlers format such attributes at
 // once, whatever the level: a profile of bench/delivery found ≈ 5 % of the server's CPU quoting documents into log
-// lines that the Info level then drops. Records that are written come out as the wrapped handler writes them.
+// lines that the Info level then drops. Records that are written come out as the wrapped handler writes them, with one
+// difference that FerretDB's calls never meet: a value that is a mutable slice or map is formatted as it is when the
+// record is written, not as it was at With (LogValuers are resolved at With, as slog's handlers do).
 type lazyAttrs struct {
 	inner slog.Handler
 	attrs []slog.Attr
@@ -30,7 +32,12 @@ func (h lazyAttrs) WithAttrs(attrs []slog.Attr) slog.Handler {
 	if len(attrs) == 0 {
 		return h
 	}
-	return lazyAttrs{inner: h.inner, attrs: append(slices.Clip(h.attrs), attrs...)}
+	kept := slices.Clip(h.attrs) // a sibling's append must not write into this handler's array
+	for _, a := range attrs {
+		a.Value = a.Value.Resolve()
+		kept = append(kept, a)
+	}
+	return lazyAttrs{inner: h.inner, attrs: kept}
 }
 
 // WithGroup applies the kept attributes first: they belong outside the group (rare in FerretDB, so done at once).

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -55,7 +56,10 @@ func TestLazyLoggerWritesWhatTheWrappedHandlerWrites(t *testing.T) {
 		l = l.With("conn", "127.0.0.1:1", slog.Int("n", 1))
 		l.Info("accepted", "extra", true)
 		l.With("a", "b").WithGroup("g").With("inner", 2).Warn("grouped", "k", "v")
-		l.WithGroup("").With().Error("plain")
+		valued := l.With("v", &counter{}) // resolved once, at With: both records say v=1
+		valued.Info("valuer")
+		valued.Info("valuer")
+		l.Error("plain")
 		l.Debug("dropped")
 	}
 	log(newLazyLogger(textHandler(&lazy)))
@@ -63,9 +67,38 @@ func TestLazyLoggerWritesWhatTheWrappedHandlerWrites(t *testing.T) {
 	if lazy.String() != eager.String() {
 		t.Fatalf("lazy:\n%s\neager:\n%s", lazy.String(), eager.String())
 	}
-	for _, want := range []string{`msg=accepted conn=127.0.0.1:1 n=1 extra=true`, `a=b g.inner=2 g.k=v`, `msg=plain`} {
+	for _, want := range []string{`msg=accepted conn=127.0.0.1:1 n=1 extra=true`, `a=b g.inner=2 g.k=v`, `msg=valuer conn=127.0.0.1:1 n=1 v=1`, `msg=plain`} {
 		if !strings.Contains(lazy.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, lazy.String())
 		}
+	}
+}
+
+// counter is a LogValuer that counts its resolutions.
+type counter struct{ n int }
+
+func (c *counter) LogValue() slog.Value { c.n++; return slog.IntValue(c.n) }
+
+func TestLazyLoggerKeepsSiblingsApart(t *testing.T) {
+	var buf bytes.Buffer
+	base := newLazyLogger(textHandler(&buf))
+	for i := 0; i < 13; i++ { // past the slice's first capacities, so that appends could share an array
+		base = base.With(fmt.Sprintf("k%d", i), i)
+	}
+	x := base.With("x", 1)
+	_ = base.With("y", 2)
+	x.Info("sibling")
+	if out := buf.String(); !strings.Contains(out, "x=1") || strings.Contains(out, "y=2") {
+		t.Fatalf("a sibling's attribute leaked in: %s", out)
+	}
+}
+
+func TestLazyAttrsEmptyCallsChangeNothing(t *testing.T) {
+	h := lazyAttrs{inner: textHandler(&bytes.Buffer{}), attrs: []slog.Attr{slog.Int("a", 1)}}
+	if got := h.WithAttrs(nil).(lazyAttrs); len(got.attrs) != 1 || got.inner != h.inner {
+		t.Fatalf("WithAttrs(nil) changed the handler: %+v", got)
+	}
+	if got := h.WithGroup("").(lazyAttrs); len(got.attrs) != 1 || got.inner != h.inner {
+		t.Fatalf("WithGroup(\"\") changed the handler: %+v", got)
 	}
 }

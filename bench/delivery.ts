@@ -1,10 +1,10 @@
-// `npm run bench -- delivery [--deliveries N] [--rounds R] [--inFlight K] [--latencySeconds S] [--metricsRounds R]
-//   [--profile 1] [--workers N] [--eager 0]`: end-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a
+// `npm run bench -- delivery [--deliveries N] [--rounds R] [--inFlight K] [--latencySeconds S] [--metricsRounds M]
+//   [--profile 1] [--workers W] [--eager 0]`: end-to-end deliveries/s (ingest → 2xx at a local HTTPS receiver) beside a
 // bare workflow with one no-op activity, same dev server and worker settings, N of each in R rounds of alternating
-// order (default 400 in 2), then ingest → receiver latency at half that maximum,
+// order (default 400 in 2; R even), then ingest → receiver latency at half that maximum,
 // with where a delivery's time goes and the CPU the two local servers spend per delivery. Eager start (default; --eager
 // 0: off): the bench's worker plays the API's opt-in worker (src/api-worker.ts), the bare workflow started the same way.
-// --metricsRounds R > 0: instead, R alternating rounds with metrics off and on (both scraped every 5 s): the cost of
+// --metricsRounds M > 0: instead, M alternating rounds with metrics off and on (both scraped every 5 s): the cost of
 // metrics. --profile 1: instead, N bare workflows then N deliveries under the V8 profiler (bench/lib/cpu-profile.ts).
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

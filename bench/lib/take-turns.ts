@@ -1,7 +1,11 @@
-// Two workloads measured on the same servers in rounds of alternating order (A B, B A, …), so that neither gets the
-// younger server: the dev server slows as its in-memory database fills (a bare workflow's Temporal CPU 17 → 25 ms over
-// 3,600 workflows, 26 Nov). Each side's rate is over all of its rounds; CPU per item from /proc and this process.
+// Two workloads measured on the same servers in rounds of alternating order (A B, B A, …; an even number of rounds),
+// so that neither gets the younger server: the dev server slows as its in-memory database fills (a bare workflow's
+// Temporal CPU 17 → 25 ms over 3,600 workflows, 26 Nov). Each round runs round(items / rounds) items; a side's rate is
+// over all of its rounds. After each round the servers and this process are left to go quiet: what a round left
+// running (a delivery's attempt record and last workflow task after its POST arrived) is charged to that round's CPU
+// and does not slow the next. CPU per item from /proc and this process.
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuSecondsOf } from './delivery-phases.js';
 import { pool, round } from './stats.js';
 
@@ -28,6 +32,17 @@ export interface TurnsOptions {
   temporalPort: string;
 }
 
+/** Waits until `cpuSeconds` grows by less than a tenth of a core over 150 ms, for at most 5 s. */
+async function settle(cpuSeconds: () => number): Promise<void> {
+  const deadline = performance.now() + 5_000;
+  for (let last = cpuSeconds(); performance.now() < deadline;) {
+    await sleep(150);
+    const now = cpuSeconds();
+    if (now - last < 0.015) return;
+    last = now;
+  }
+}
+
 export async function takeTurns(
   a: (i: number) => Promise<unknown>,
   b: (i: number) => Promise<unknown>,
@@ -36,7 +51,13 @@ export async function takeTurns(
   const mongoWire = ['-listen', `127.0.0.1:${options.mongoWirePort}`];
   const temporal = ['start-dev', '--port', options.temporalPort];
   const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: cpuSecondsOf(temporal), node: process.cpuUsage() });
+  const total = () => {
+    const { mongo, temporal: t, node } = cpu();
+    return mongo + t + (node.user + node.system) / 1e6;
+  };
+  if (options.rounds < 2 || options.rounds % 2 !== 0) throw new Error('takeTurns: an even number of rounds, ≥ 2');
   const per = Math.max(1, Math.round(options.items / options.rounds));
+  await settle(total); // what came before (a warm-up) is nobody's
   const sides = [a, b].map((run) => ({ run, secs: 0, rounds: [] as number[], cpu: [] as CpuPerItem[] }));
   let at = 0;
   for (let r = 0; r < options.rounds; r++) {
@@ -46,9 +67,10 @@ export async function takeTurns(
       const base = at;
       await pool(per, options.inFlight, async (i) => void (await side.run(base + i)));
       at += per;
+      const secs = (performance.now() - started) / 1000;
+      await settle(total);
       const after = cpu();
       const node = process.cpuUsage(before.node);
-      const secs = (performance.now() - started) / 1000;
       side.secs += secs;
       side.rounds.push(round(per / secs));
       side.cpu.push({

@@ -89,10 +89,10 @@ export async function startTemporalDev(opts: TemporalDevOptions): Promise<Manage
     'frontend.enableUpdateWorkflowExecution=true',
     'frontend.enableExecuteMultiOperation=true',
     // The dev server has one history shard, and a shard reads its transfer and timer queues at most 20 times a second
-    // (the default): past ≈ 20 new tasks/s every workflow task, activity and fired timer waited for the next read.
-    // At 100 a task waits ≤ 10 ms and reads still batch under load (1,000 measured worse tails in the outage run).
-    // Measured (issue 13, 26 Nov): a new workflow's first task queued p50 29 → 3 ms at 18/s, ingest → receiver p50
-    // 72 → 26 ms on the default path; outage first attempts p99 ≈ 0.3 → 0.19 s (docs/operations.md).
+    // by default: one read per 50 ms, so once tasks come faster than that (a delivery makes several) each waits for the
+    // next read. At 100 a task waits ≤ 10 ms and reads still batch under load (1,000 measured worse tails in the outage
+    // run). Measured (issue 13, 26 Nov, docs/operations.md "Temporal's queue reads"): a new workflow's first task
+    // queued p50 29–31 → 2–3 ms at 18–21/s, ingest → receiver p50 72 → 22–26 ms on the default path.
     'history.transferProcessorMaxPollRPS=100',
     'history.timerProcessorMaxPollRPS=100',
   ]) {

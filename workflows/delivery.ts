@@ -69,9 +69,12 @@ function recordSearchAttributes(status: DeliveryStatus | 'held', attemptCount: n
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   const { deliveryId } = input;
   let { firstAttemptNumber, followSchedule } = input;
-  const ruled = patched(patches.attemptRule);
-  const cancellable = patched(patches.cancelSignal);
-  const holding = patched(patches.pauseHold);
+  // A new run records one marker; replaying an older history, `current` is false and each change answers as its own
+  // marker (present or not) says — the same calls, in the same order, as the code that recorded it.
+  const current = patched(patches.oneMarker);
+  const ruled = current || patched(patches.attemptRule);
+  const cancellable = current || patched(patches.cancelSignal);
+  const holding = current || patched(patches.pauseHold);
   const results = new Map<number, AttemptResult>();
   let state: DeliveryState = {
     status: 'pending',
@@ -136,7 +139,7 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
 
   // A run started by a manual retry: the previous run has closed, so the records are final; numbering from them
   // (not from what the API read before starting) never reuses a number when retries race.
-  if (input.actor === 'manual' && patched(patches.manualRetryUpdate)) {
+  if (input.actor === 'manual' && (current || patched(patches.manualRetryUpdate))) {
     ({ firstAttemptNumber, followSchedule } = await prepareRerun(deliveryId));
     next = firstAttemptNumber;
     state = { ...state, attemptCount: firstAttemptNumber - 1 };

@@ -87,8 +87,8 @@ describe('manual retry by update (time-skipping server)', () => {
 
     const made = calls.get(input.deliveryId)?.map((c) => `${c.attemptNumber} ${c.actor} ${c.retryInSeconds}`);
     assert.deepEqual(made, ['1 system 30', '2 manual 60', '3 system null'], 'one attempt for four requests');
-    assert.deepEqual(await shape(handle, 'retry-update-during-wait'), {
-      markers: 3, // patched(patches.attemptRule), patched(patches.cancelSignal), patched(patches.pauseHold)
+    assert.deepEqual(await shape(handle, 'one-marker-retry-update-during-wait'), {
+      markers: 1, // patched(patches.oneMarker), which implies the others (workflows/patches.ts)
       activities: ['attemptDelivery', 'attemptDelivery', 'attemptDelivery'],
     });
   });
@@ -125,12 +125,12 @@ describe('manual retry by update (time-skipping server)', () => {
     assert.deepEqual(calls.get(failed.deliveryId)?.slice(7), [
       { deliveryId: failed.deliveryId, attemptNumber: 8, actor: 'manual', followSchedule: false, retryInSeconds: null },
     ]);
-    assert.deepEqual(await shape(handle, 'retry-update-rerun'), {
-      markers: 4, // patched(patches.attemptRule), (patches.cancelSignal), (patches.pauseHold), (patches.manualRetryUpdate)
+    assert.deepEqual(await shape(handle, 'one-marker-retry-update-rerun'), {
+      markers: 1, // patched(patches.oneMarker), which implies manual-retry-update too
       activities: ['prepareRerun', 'attemptDelivery'],
     });
     const markers = eventsOfType((await handle.fetchHistory()).events, 'markerRecordedEventAttributes');
-    const patchId = Buffer.from(JSON.stringify(patches.manualRetryUpdate)).toString('base64');
+    const patchId = Buffer.from(JSON.stringify(patches.oneMarker)).toString('base64');
     assert.ok(markers.some((marker) => JSON.stringify(marker).includes(patchId)));
   });
 });

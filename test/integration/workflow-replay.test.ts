@@ -42,6 +42,11 @@ const expected = {
   // Recorded from the workflow whose retry timer counts from the answer (nextAttemptInMs: a 27.5 s timer, no patch:
   // only the duration differs, which replay does not check).
   'retry-counted-from-answer': { activities: 2, timers: 1, signals: 0, updates: 0, markers: 3 },
+  // Recorded from the workflow whose new runs record one marker, `one-marker`, for all the changes before it.
+  'one-marker-retry-update-during-wait': { activities: 3, timers: 2, signals: 0, updates: 4, markers: 1 },
+  'one-marker-retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3, markers: 1 },
+  'one-marker-pause-held-retry-released': { activities: 4, timers: 2, signals: 1, updates: 0, markers: 1 },
+  'one-marker-pause-held-then-cancelled': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 1 },
   // The endpoint probe (workflows/probe.ts): two failing probes, then the 2xx that resumed the subscription.
   'probe-failing-then-resumed': { activities: 3, timers: 3, signals: 0, updates: 0, markers: 0 },
 } as const;

@@ -207,6 +207,8 @@ async function classic(): Promise<void> {
   });
   console.log(`CPU ms per item (bare workflow): ${JSON.stringify(bare.cpuMs)}`);
   console.log(`CPU ms per item (delivery):      ${JSON.stringify(delivery.cpuMs)}`);
+  console.log(`  this process by thread (bare):     ${JSON.stringify(bare.threadMs)}`);
+  console.log(`  this process by thread (delivery): ${JSON.stringify(delivery.threadMs)}`);
   console.log(`bare workflow + no-op activity: ${round(bare.perSec)} /s (rounds: ${bare.rounds.join(', ')})`);
   console.log(`deliveries (ingest → 2xx):      ${round(delivery.perSec)} /s (rounds: ${delivery.rounds.join(', ')})`);
 
@@ -249,6 +251,8 @@ async function classic(): Promise<void> {
     },
     cpuMsPerDelivery: delivery.cpuMs,
     cpuMsPerBareWorkflow: bare.cpuMs,
+    threadMsPerDelivery: delivery.threadMs,
+    threadMsPerBareWorkflow: bare.threadMs,
   };
   console.log('where the time goes (p50 of each phase, ms, at the latency rate):');
   for (const [phase, ms] of Object.entries(figures.breakdownP50Ms)) console.log(`  ${phase.padEnd(54)} ${ms}`);

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuSecondsOf } from './delivery-phases.js';
 import { pool, round } from './stats.js';
+import { threadCpuSeconds, threadMsPerItem, type ThreadCpu } from './thread-cpu.js';
 
 export interface CpuPerItem {
   mongoWire: number;
@@ -22,6 +23,8 @@ export interface Side {
   rounds: number[];
   /** CPU ms per item: the MongoDB-wire server, the Temporal dev server and this process, mean of the rounds. */
   cpuMs: CpuPerItem;
+  /** This process's CPU ms per item by kind of thread (bench/lib/thread-cpu.ts), mean of the rounds. */
+  threadMs: ThreadCpu;
 }
 
 export interface TurnsOptions {
@@ -50,7 +53,12 @@ export async function takeTurns(
 ): Promise<[Side, Side]> {
   const mongoWire = ['-listen', `127.0.0.1:${options.mongoWirePort}`];
   const temporal = ['start-dev', '--port', options.temporalPort];
-  const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: cpuSecondsOf(temporal), node: process.cpuUsage() });
+  const cpu = () => ({
+    mongo: cpuSecondsOf(mongoWire),
+    temporal: cpuSecondsOf(temporal),
+    node: process.cpuUsage(),
+    threads: threadCpuSeconds(),
+  });
   const total = () => {
     const { mongo, temporal: t, node } = cpu();
     return mongo + t + (node.user + node.system) / 1e6;
@@ -58,7 +66,13 @@ export async function takeTurns(
   if (options.rounds < 2 || options.rounds % 2 !== 0) throw new Error('takeTurns: an even number of rounds, ≥ 2');
   const per = Math.max(1, Math.round(options.items / options.rounds));
   await settle(total); // what came before (a warm-up) is nobody's
-  const sides = [a, b].map((run) => ({ run, secs: 0, rounds: [] as number[], cpu: [] as CpuPerItem[] }));
+  const sides = [a, b].map((run) => ({
+    run,
+    secs: 0,
+    rounds: [] as number[],
+    cpu: [] as CpuPerItem[],
+    threads: [] as ThreadCpu[],
+  }));
   let at = 0;
   for (let r = 0; r < options.rounds; r++) {
     for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
@@ -78,13 +92,23 @@ export async function takeTurns(
         temporal: ((after.temporal - before.temporal) * 1000) / per,
         node: (node.user + node.system) / 1000 / per,
       });
+      side.threads.push(threadMsPerItem(before.threads, after.threads, per));
     }
   }
-  const mean = (xs: CpuPerItem[], k: keyof CpuPerItem) => round(xs.reduce((s, x) => s + x[k], 0) / xs.length, 2);
+  const mean = <K extends string>(xs: Record<K, number>[], k: K) =>
+    round(xs.reduce((s, x) => s + (x[k] ?? 0), 0) / xs.length, 2);
+  const meanThreads = (xs: ThreadCpu[]): ThreadCpu =>
+    Object.fromEntries(
+      [...new Set(xs.flatMap((x) => Object.keys(x)))]
+        .map((kind) => [kind, mean(xs, kind)] as const)
+        .filter(([, ms]) => ms > 0)
+        .sort((p, q) => q[1] - p[1]),
+    );
   const [x, y] = sides.map((s) => ({
     perSec: (per * options.rounds) / s.secs,
     rounds: s.rounds,
     cpuMs: { mongoWire: mean(s.cpu, 'mongoWire'), temporal: mean(s.cpu, 'temporal'), node: mean(s.cpu, 'node') },
+    threadMs: meanThreads(s.threads),
   }));
   return [x!, y!];
 }

@@ -217,6 +217,7 @@ async function classic(): Promise<void> {
   const latencies: Promise<number>[] = [];
   const total = Math.max(20, Math.round(rate * flags.latencySeconds));
   latencyEvents.length = 0;
+  phases.record(true);
   const t0 = performance.now();
   for (let i = 0; i < total; i++) {
     const due = t0 + (i * 1000) / rate;

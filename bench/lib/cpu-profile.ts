@@ -1,5 +1,6 @@
 // V8 CPU profiles of this process (node:inspector), summarised as shares of self time by where the code lives: a
-// comparison that a loaded, shared machine blurs less than wall-clock figures.
+// comparison that a loaded, shared machine blurs less than wall-clock figures. Beside them, V8's sampling heap
+// profile of everything allocated meanwhile (collected or not: the garbage collector's work follows it), per item.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join, relative } from 'node:path';
@@ -14,6 +15,11 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+}
+interface HeapNode {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: HeapNode[];
 }
 
 /** Where a frame's code lives: a package, a node: module, a Herald file, the workflow bundle, or V8 itself. */
@@ -47,6 +53,22 @@ export function selfShares(profile: Profile): Record<string, number> {
 }
 
 /**
+ * KB allocated per item by the place that asked for it: the innermost frame that is not Node's own (`node:` modules
+ * and V8 built-ins allocate on behalf of their caller: a promise hook's records count for the code making promises).
+ */
+export function allocationsByPlace(head: HeapNode, items: number): Record<string, number> {
+  const kb = new Map<string, number>();
+  const walk = (node: HeapNode, owner: string | undefined): void => {
+    const place = placeOf(node.callFrame);
+    const own = place.startsWith('node:') || place.startsWith('(') ? owner : place;
+    if (node.selfSize > 0) kb.set(own ?? place, (kb.get(own ?? place) ?? 0) + node.selfSize / 1024 / items);
+    for (const child of node.children) walk(child, own);
+  };
+  walk(head, undefined);
+  return Object.fromEntries([...kb.entries()].sort((a, b) => b[1] - a[1]).map(([place, n]) => [place, round(n, 1)]));
+}
+
+/**
  * Runs `fn` under the V8 profiler; writes `<name>-<time>.cpuprofile` under .data/profiles/. Returns the process's CPU
  * per item (all its threads: the Temporal SDK's native ones too) and the main thread's top places by share.
  */
@@ -54,22 +76,44 @@ export async function profiled(
   name: string,
   items: number,
   fn: () => Promise<unknown>,
-): Promise<{ processCpuMsPerItem: number; mainThreadSharesPct: Record<string, number> }> {
+): Promise<{
+  processCpuMsPerItem: number;
+  mainThreadSharesPct: Record<string, number>;
+  allocatedKbPerItem: number;
+  allocatedKbPerItemBy: Record<string, number>;
+}> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
+  await session.post('HeapProfiler.enable');
+  // Node 20's types lack the two flags that keep what was collected in the profile.
+  const sampling = {
+    samplingInterval: 8192,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  };
+  await session.post('HeapProfiler.startSampling', sampling as { samplingInterval: number });
   const cpu = process.cpuUsage();
   await fn();
   const used = process.cpuUsage(cpu);
+  const { profile: heap } = (await session.post('HeapProfiler.stopSampling')) as unknown as {
+    profile: { head: HeapNode };
+  };
   const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
   session.disconnect();
   const dir = join(root, '.data', 'profiles');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+  const allocated = allocationsByPlace(heap.head, items);
   return {
     processCpuMsPerItem: round((used.user + used.system) / 1000 / items, 2),
     mainThreadSharesPct: Object.fromEntries(Object.entries(selfShares(profile)).slice(0, 25)),
+    allocatedKbPerItem: round(
+      Object.values(allocated).reduce((s, n) => s + n, 0),
+      0,
+    ),
+    allocatedKbPerItemBy: Object.fromEntries(Object.entries(allocated).slice(0, 12)),
   };
 }

@@ -12,7 +12,12 @@ import { quantile, round } from './stats.js';
 
 type Marks = Record<string, number>;
 
+/**
+ * Off until `record(true)`: the wrappers then only pass calls through, so that the throughput rounds measure Herald
+ * and not this instrumentation (the bare baseline has none).
+ */
 export function createPhaseRecorder() {
+  let on = false;
   const byEvent = new Map<string, Marks>();
   const current = new AsyncLocalStorage<Marks>();
   const marks = (eventId: string): Marks => byEvent.get(eventId) ?? byEvent.set(eventId, {}).get(eventId)!;
@@ -24,7 +29,7 @@ export function createPhaseRecorder() {
     of: (...a: A) => Marks | undefined,
     fn: (...a: A) => Promise<R>,
   ) {
-    return async (...args: A): Promise<R> => {
+    const timed = async (...args: A): Promise<R> => {
       const m = of(...args);
       mark(m, `${name}0`);
       try {
@@ -33,10 +38,12 @@ export function createPhaseRecorder() {
         mark(m, `${name}1`);
       }
     };
+    return (...args: A): Promise<R> => (on ? timed(...args) : fn(...args));
   }
 
   return {
-    mark: (eventId: string, name: string) => mark(marks(eventId), name),
+    record: (recording: boolean) => void (on = recording),
+    mark: (eventId: string, name: string) => void (on && mark(marks(eventId), name)),
     /** Times the API's hand-off (match, workflow starts) and event insert; mutates the app's objects in place. */
     instrumentApi(store: Store, fanOut: FanOut): void {
       const ofEvent = (...a: unknown[]) => marks((a[0] as { _id: string })._id);
@@ -63,6 +70,7 @@ export function createPhaseRecorder() {
       return {
         ...activities,
         attemptDelivery: async (input) => {
+          if (!on) return activities.attemptDelivery(input);
           const m = input.handOff ? marks(input.handOff.eventId) : {};
           m.scheduled = Context.current().info.currentAttemptScheduledTimestampMs;
           const timedAttempt = around('activity', (..._: unknown[]) => m, activities.attemptDelivery);

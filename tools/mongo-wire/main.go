@@ -11,11 +11,7 @@
 // listing load, issue 19 item 3: FerretDB's JSON decoding ≈ 43 % of its CPU, the garbage collector and the scavenger
 // returning freed pages ≈ 29 %, FerretDB's per-iterator leak tracking ≈ 6 %, memory-profile sampling ≈ 3 %):
 // GOGC 400 with a 1 GiB soft memory limit (the collector runs a quarter as often; the limit makes it run as before once
-// the heap nears 1 GiB), no memory-profile sampling, and ferretdb-untracked.patch drops the leak tracking. It runs Go
-// code on one thread at a time (GOMAXPROCS 1): a command passes from goroutine to goroutine (this process's forwarding,
-// FerretDB's connection, SQLite), and with one thread each hand-off is a goroutine switch instead of waking another
-// thread — on the 2-core machine it shares with Temporal and Node, −16 % of its CPU per delivery and more listing pages
-// per second (issue 13, 26 Nov; the README's benchmarks). SQLite has one writer anyway. The decoding
+// the heap nears 1 GiB), no memory-profile sampling, and ferretdb-untracked.patch drops the leak tracking. The decoding
 // itself is patched too (ferretdb-sjson-fast*.patch): stored documents are read in one pass instead of once per
 // nesting level, with FerretDB's own decoder for anything the fast one does not take (README).
 package main
@@ -46,9 +42,8 @@ func main() {
 	serialize := flag.Bool("serialize-updates", true, "run one update, findAndModify or delete per collection at a time (serialize.go; false: only to reproduce lost updates)")
 	gcPercent := flag.Int("gc-percent", 400, "the collector's GOGC (the GOGC variable, when set, wins)")
 	memoryLimit := flag.Int64("memory-limit-mb", 1024, "soft memory limit of the Go runtime in MiB (GOMEMLIMIT, when set, wins; 0: none)")
-	procs := flag.Int("procs", 1, "threads running Go code at once, GOMAXPROCS (the GOMAXPROCS variable, when set, wins; 0: one per CPU)")
 	flag.Parse()
-	tuneRuntime(*gcPercent, *memoryLimit, *procs)
+	tuneRuntime(*gcPercent, *memoryLimit)
 
 	dir, err := filepath.Abs(*data)
 	if err != nil {
@@ -130,14 +125,11 @@ func main() {
 }
 
 // tuneRuntime sets the collector's percentage and soft memory limit unless the environment set them (GOGC, GOMEMLIMIT).
-func tuneRuntime(gcPercent int, memoryLimitMB int64, procs int) {
+func tuneRuntime(gcPercent int, memoryLimitMB int64) {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set && memoryLimitMB > 0 {
 		debug.SetMemoryLimit(memoryLimitMB << 20)
-	}
-	if _, set := os.LookupEnv("GOMAXPROCS"); !set && procs > 0 {
-		runtime.GOMAXPROCS(procs)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"math"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -20,39 +19,29 @@ func unsetenv(t *testing.T, key string) {
 func TestTuneRuntimeSetsGCPercentAndMemoryLimit(t *testing.T) {
 	unsetenv(t, "GOGC")
 	unsetenv(t, "GOMEMLIMIT")
-	unsetenv(t, "GOMAXPROCS")
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 
-	tuneRuntime(400, 1024, 1)
+	tuneRuntime(400, 1024)
 	if got := debug.SetGCPercent(400); got != 400 {
 		t.Fatalf("GOGC = %d, want 400", got)
 	}
 	if got := debug.SetMemoryLimit(-1); got != 1024<<20 {
 		t.Fatalf("memory limit = %d, want %d", got, 1024<<20)
 	}
-	if got := runtime.GOMAXPROCS(0); got != 1 {
-		t.Fatalf("GOMAXPROCS = %d, want 1", got)
-	}
 }
 
 func TestTuneRuntimeLeavesWhatTheEnvironmentSet(t *testing.T) {
 	t.Setenv("GOGC", "150")
 	t.Setenv("GOMEMLIMIT", "512MiB")
-	t.Setenv("GOMAXPROCS", "3")
 	defer debug.SetGCPercent(debug.SetGCPercent(150))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 
-	tuneRuntime(400, 1024, 1)
+	tuneRuntime(400, 1024)
 	if got := debug.SetGCPercent(150); got != 150 {
 		t.Fatalf("GOGC = %d, want the 150 already in force", got)
 	}
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Fatalf("memory limit = %d, want it untouched", got)
-	}
-	if got := runtime.GOMAXPROCS(0); got != 3 {
-		t.Fatalf("GOMAXPROCS = %d, want the 3 already in force", got)
 	}
 }

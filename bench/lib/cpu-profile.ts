@@ -69,8 +69,9 @@ export function allocationsByPlace(head: HeapNode, items: number): Record<string
 }
 
 /**
- * Runs `fn` under the V8 profiler; writes `<name>-<time>.cpuprofile` under .data/profiles/. Returns the process's CPU
- * per item (all its threads: the Temporal SDK's native ones too) and the main thread's top places by share.
+ * Runs `fn` under the V8 profiler and the sampling heap profiler; writes `<name>-<time>.cpuprofile` under
+ * .data/profiles/. Returns the process's CPU per item (all its threads: the Temporal SDK's native ones too), the main
+ * thread's top places by share, and the KB allocated per item, in all and by place (the top 12).
  */
 export async function profiled(
   name: string,

@@ -53,12 +53,7 @@ export async function takeTurns(
 ): Promise<[Side, Side]> {
   const mongoWire = ['-listen', `127.0.0.1:${options.mongoWirePort}`];
   const temporal = ['start-dev', '--port', options.temporalPort];
-  const cpu = () => ({
-    mongo: cpuSecondsOf(mongoWire),
-    temporal: cpuSecondsOf(temporal),
-    node: process.cpuUsage(),
-    threads: threadCpuSeconds(),
-  });
+  const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: cpuSecondsOf(temporal), node: process.cpuUsage() });
   const total = () => {
     const { mongo, temporal: t, node } = cpu();
     return mongo + t + (node.user + node.system) / 1e6;
@@ -77,6 +72,7 @@ export async function takeTurns(
   for (let r = 0; r < options.rounds; r++) {
     for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
       const before = cpu();
+      const threadsBefore = threadCpuSeconds(); // per round only: settle() polls cpu() alone
       const started = performance.now();
       const base = at;
       await pool(per, options.inFlight, async (i) => void (await side.run(base + i)));
@@ -92,7 +88,7 @@ export async function takeTurns(
         temporal: ((after.temporal - before.temporal) * 1000) / per,
         node: (node.user + node.system) / 1000 / per,
       });
-      side.threads.push(threadMsPerItem(before.threads, after.threads, per));
+      side.threads.push(threadMsPerItem(threadsBefore, threadCpuSeconds(), per));
     }
   }
   const mean = <K extends string>(xs: Record<K, number>[], k: K) =>

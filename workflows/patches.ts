@@ -11,7 +11,8 @@ export const patches = {
   /** A scheduled attempt that finds its subscription paused answers `held`: the run waits for `release` (before: no
    * hold; the attempt was made). */
   pauseHold: 'pause-hold',
-  /** All of the above in one marker: a new run records this one instead of their three (each marker costs the
-   * server ≈ 1 ms of CPU per run); a history recorded before it keeps taking exactly the paths its markers chose. */
+  /** All of the above in one marker: a new run records this one instead of three (four in a run started by a manual
+   * retry; each marker costs the server ≈ 1 ms of CPU per run); a history recorded before it keeps taking exactly the
+   * paths its markers chose. */
   oneMarker: 'one-marker',
 } as const;

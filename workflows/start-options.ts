@@ -1,5 +1,5 @@
 // What the API passes when it starts a delivery workflow; pure, so the API and the tests share it.
-import type { SearchAttributePair } from '@temporalio/common';
+import type { Priority, SearchAttributePair } from '@temporalio/common';
 import { searchAttributes } from './search-attributes.js';
 
 export interface DeliverySearchContext {
@@ -19,4 +19,15 @@ export function initialSearchAttributes(context: DeliverySearchContext): SearchA
     { key: searchAttributes.deliveryStatus, value: 'pending' },
     { key: searchAttributes.attemptCount, value: context.attemptCount ?? 0 },
   ];
+}
+
+/**
+ * The task-queue priority of every workflow Herald runs for a subscription (its deliveries, their recovery, probe and
+ * release): one fairness key per subscription. With fairness on in the Temporal server (ops/temporal-dynamic-config.yaml)
+ * the matching service dispatches backlogged tasks round-robin across keys, so one endpoint's hung or failing attempts,
+ * or one integrator's burst, cannot hold every worker slot while other endpoints wait (README "Isolation between
+ * integrators"). Activities inherit it. Not part of the workflow's commands: every committed history replays.
+ */
+export function subscriptionPriority(subscriptionId: string): Priority {
+  return { fairnessKey: subscriptionId };
 }

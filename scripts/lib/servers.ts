@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { parse } from 'yaml';
 import { searchAttributeFlags } from '../../workflows/search-attributes.js';
 import { spawnManaged, waitForPort, type Managed } from './processes.js';
 
@@ -66,6 +67,34 @@ export interface TemporalDevOptions {
  */
 export const MONGO_WIRE_POOL = 2;
 
+/**
+ * The dynamic configuration Herald needs on every Temporal server (ops/temporal-dynamic-config.yaml, also mounted by
+ * docker-compose.yml) as the dev server's `--dynamic-config-value KEY=JSON` values: each key's unconstrained value.
+ */
+export function heraldDynamicConfigFlags(file = join(root, 'ops', 'temporal-dynamic-config.yaml')): string[] {
+  const config = parse(readFileSync(file, 'utf8')) as Record<string, { value: unknown; constraints?: object }[]>;
+  return Object.entries(config).map(([key, values]) => {
+    const global = values.find((v) => v.constraints === undefined || Object.keys(v.constraints).length === 0);
+    if (!global) throw new Error(`${file}: ${key} has no value without constraints`);
+    return `${key}=${JSON.stringify(global.value)}`;
+  });
+}
+
+/** Tuning for a dev server alone on one small box (shared/performance-notes.md); a cluster sizes these itself. */
+const ONE_BOX_DYNAMIC_CONFIG = [
+  // One partition per task queue: +20–30 % on one box (the default 4 forward tasks between each other), and fairness
+  // is exact only within a partition.
+  'matching.numTaskqueueReadPartitions=1',
+  'matching.numTaskqueueWritePartitions=1',
+  // The dev server has one history shard, and a shard reads its transfer and timer queues at most 20 times a second
+  // by default: one read per 50 ms, so once tasks come faster than that (a delivery makes several) each waits for the
+  // next read. At 100 a task waits ≤ 10 ms and reads still batch under load (1,000 measured worse tails in the outage
+  // run). Measured (issue 13, 26 Nov, docs/operations.md "Temporal's queue reads"): a new workflow's first task
+  // queued p50 29–31 → 2–3 ms at 18–21/s, ingest → receiver p50 72 → 22–26 ms on the default path.
+  'history.transferProcessorMaxPollRPS=100',
+  'history.timerProcessorMaxPollRPS=100',
+];
+
 /** `temporal server start-dev`, tuned as measured in shared/performance-notes.md, with Herald's search attributes. */
 export async function startTemporalDev(opts: TemporalDevOptions): Promise<Managed> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'warn'];
@@ -79,23 +108,7 @@ export async function startTemporalDev(opts: TemporalDevOptions): Promise<Manage
       '--sqlite-pragma',
       'synchronous=normal',
     );
-  for (const value of [
-    'matching.numTaskqueueReadPartitions=1',
-    'matching.numTaskqueueWritePartitions=1',
-    'system.enableActivityEagerExecution=true',
-    // Eager workflow start (issue 13): the first workflow task comes back in the start response of a client that
-    // shares its NativeConnection with a worker of the task queue (the API's in-process delivery worker).
-    'system.enableEagerWorkflowStart=true',
-    'frontend.enableUpdateWorkflowExecution=true',
-    'frontend.enableExecuteMultiOperation=true',
-    // The dev server has one history shard, and a shard reads its transfer and timer queues at most 20 times a second
-    // by default: one read per 50 ms, so once tasks come faster than that (a delivery makes several) each waits for the
-    // next read. At 100 a task waits ≤ 10 ms and reads still batch under load (1,000 measured worse tails in the outage
-    // run). Measured (issue 13, 26 Nov, docs/operations.md "Temporal's queue reads"): a new workflow's first task
-    // queued p50 29–31 → 2–3 ms at 18–21/s, ingest → receiver p50 72 → 22–26 ms on the default path.
-    'history.transferProcessorMaxPollRPS=100',
-    'history.timerProcessorMaxPollRPS=100',
-  ]) {
+  for (const value of [...heraldDynamicConfigFlags(), ...ONE_BOX_DYNAMIC_CONFIG]) {
     args.push('--dynamic-config-value', value);
   }
   for (const flag of searchAttributeFlags) args.push('--search-attribute', flag);

@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { probeWorkflowId } from '../../workflows/messages.js';
 import { probeWorkflow } from '../../workflows/probe.js';
+import { subscriptionPriority } from '../../workflows/start-options.js';
 
 /** The probe's life: it gives up after this long without a 2xx (docs/subscriptions.md, "Endpoint probe"). */
 export const PROBE_LIFE_SECONDS = 7 * 86_400;
@@ -20,6 +21,7 @@ export function createStartProbe(deps: { client: Client; taskQueue: string; inte
         taskQueue,
         workflowId: probeWorkflowId(subscriptionId),
         args: [{ subscriptionId, intervalSeconds, probesLeft }],
+        priority: subscriptionPriority(subscriptionId),
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -12,6 +12,7 @@ import { uuidV5 } from '../store/derived-ids.js';
 import type { SubscriptionDoc } from '../store/documents.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import { recoveryWorkflow } from '../../workflows/recovery.js';
+import { subscriptionPriority } from '../../workflows/start-options.js';
 import {
   CAMPAIGN_CANCELLED,
   campaignProgressQuery,
@@ -69,6 +70,7 @@ export async function startCampaign(
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       memo: { integratorId: subscription.integratorId },
+      priority: subscriptionPriority(subscription._id),
       typedSearchAttributes: [
         { key: searchAttributes.subscriptionId, value: subscription._id },
         { key: searchAttributes.integratorId, value: subscription.integratorId },

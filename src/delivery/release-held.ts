@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { deliveryWorkflowId, releaseSignal, releaseWorkflowId } from '../../workflows/messages.js';
 import { releaseWorkflow } from '../../workflows/release.js';
+import { subscriptionPriority } from '../../workflows/start-options.js';
 
 /**
  * Starts the release of a resumed subscription's held deliveries (workflows/release.ts), oldest first at
@@ -17,6 +18,7 @@ export async function startRelease(
       taskQueue: deps.taskQueue,
       workflowId: releaseWorkflowId(subscriptionId),
       args: [{ subscriptionId, ratePerSecond, after: null, finalPass: false, released: 0 }],
+      priority: subscriptionPriority(subscriptionId),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -2,12 +2,12 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
-import { initialSearchAttributes } from '../../workflows/start-options.js';
+import { initialSearchAttributes, subscriptionPriority } from '../../workflows/start-options.js';
 import type { DeliveryWorkflowInput, HandOff } from '../../workflows/types.js';
 
 /**
  * Options of a new delivery's workflow: the delivery id as workflow id, never run twice; the event id in the memo,
- * for the worker's log lines about the run (src/telemetry/temporal-logger.ts).
+ * for the worker's log lines about the run (src/telemetry/temporal-logger.ts); its subscription's fairness key.
  */
 export function deliveryStartOptions(
   delivery: {
@@ -26,6 +26,7 @@ export function deliveryStartOptions(
     workflowId: deliveryWorkflowId(delivery._id),
     args: [input] as [DeliveryWorkflowInput],
     ...(delivery.eventId === undefined ? {} : { memo: { eventId: delivery.eventId } }),
+    priority: subscriptionPriority(delivery.subscriptionId),
     typedSearchAttributes: initialSearchAttributes({
       subscriptionId: delivery.subscriptionId,
       eventType: delivery.eventType,

@@ -26,6 +26,8 @@ export interface DeliveryStack {
   readonly receiver: HttpsReceiver;
   /** Per request path: the status the receiver answers (default 204). */
   readonly answers: Map<string, number>;
+  /** Per request path: how long the receiver holds each request before it answers (default: not at all). */
+  readonly delays: Map<string, number>;
   readonly alice: TestIntegrator;
   readonly admin: HeraldAdminClient;
   /** The API's address (real HTTP on loopback). */
@@ -56,7 +58,11 @@ let runtimeInstalled = false;
 
 export async function startDeliveryStack(options: DeliveryStackOptions = {}): Promise<DeliveryStack> {
   const answers = new Map<string, number>();
-  const receiver = await startHttpsReceiver((r) => ({ status: answers.get(r.url) ?? 204 }));
+  const delays = new Map<string, number>();
+  const receiver = await startHttpsReceiver((r) => ({
+    status: answers.get(r.url) ?? 204,
+    ...(delays.has(r.url) ? { delayMs: delays.get(r.url) } : {}),
+  }));
   // Before any worker, the API's own (HERALD_API_WORKER_SLOTS) included.
   if (!runtimeInstalled) {
     installTemporalRuntime(testConfig(options.env), options.temporalLogger ?? new DefaultLogger('WARN'));
@@ -93,6 +99,7 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     worker: runtime,
     receiver,
     answers,
+    delays,
     alice,
     admin,
     baseUrl,

@@ -49,6 +49,12 @@ describe('docker-compose.yml', () => {
 
   it('runs Temporal with its database and UI, and registers every Herald search attribute', () => {
     assert.match(svc('temporal').image ?? '', /^temporalio\/auto-setup:/);
+    // Fairness (issue 32) needs Server 1.29 or later and the shared dynamic config file, loaded by path.
+    const [major, minor] = (/:(\d+)\.(\d+)\./.exec(svc('temporal').image ?? '') ?? []).slice(1).map(Number);
+    assert.ok(major === 1 && (minor ?? 0) >= 29, `Temporal ${svc('temporal').image} has no fairness`);
+    const mount = '/etc/temporal/config/dynamicconfig/herald.yaml';
+    assert.ok(svc('temporal').volumes?.includes(`./ops/temporal-dynamic-config.yaml:${mount}:ro`));
+    assert.equal(svc('temporal').environment?.DYNAMIC_CONFIG_FILE_PATH, 'config/dynamicconfig/herald.yaml');
     assert.equal(svc('temporal').depends_on?.postgresql?.condition, 'service_healthy');
     assert.ok(svc('temporal').healthcheck && svc('postgresql').healthcheck);
     assert.ok(svc('temporal-ui').ports?.some((p) => p.endsWith(':8233:8080')));

@@ -1,0 +1,64 @@
+// Isolation between endpoints (issue 32): every workflow of a subscription carries its id as the task queue's fairness
+// key (workflows/start-options.ts) and the Temporal server dispatches backlogged tasks round-robin across keys
+// (ops/temporal-dynamic-config.yaml). Here a worker with two attempt slots, one slow endpoint with a backlog of
+// attempts, and one healthy endpoint: the healthy one's delivery takes the next free slot instead of queueing behind
+// the whole backlog, as it did with one FIFO queue for everybody.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { deliveryWorkflowId } from '../../workflows/messages.js';
+import { deliveryIdOf } from '../../src/store/derived-ids.js';
+import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
+
+const SLOW_MS = 2_500;
+const BACKLOG = 8;
+
+async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('fairness between subscriptions', () => {
+  let stack: DeliveryStack;
+  before(async () => {
+    stack = await startDeliveryStack({ env: { HERALD_WORKER_MAX_ACTIVITIES: '2' } });
+  });
+  after(async () => {
+    stack.delays.clear();
+    await stack.stop();
+  });
+
+  it("starts a delivery with its subscription's fairness key", async () => {
+    const sub = await stack.subscribe('/keyed', ['customer.rejected']);
+    const eventId = await stack.publish('customer.rejected');
+    const handle = stack.app.temporal.client.workflow.getHandle(deliveryWorkflowId(deliveryIdOf(eventId, sub.id)));
+    const { raw } = await handle.describe();
+    assert.equal(raw.workflowExecutionInfo?.priority?.fairnessKey, sub.id);
+  });
+
+  it("a slow endpoint's backlog does not hold back another endpoint's first attempt", async () => {
+    const slow = await stack.subscribe('/slow', ['customer.created']);
+    await stack.subscribe('/healthy', ['customer.updated']);
+    stack.delays.set('/slow', SLOW_MS);
+    for (let i = 0; i < BACKLOG; i++) await stack.publish('customer.created');
+    // Both slots hold slow attempts and the rest wait in the task queue when the healthy endpoint's event comes.
+    await waitFor(() => stack.requestsTo('/slow').length >= 2, 15_000, 'the slow endpoint to hold both slots');
+    const publishedAt = Date.now();
+    await stack.publish('customer.updated');
+    await waitFor(() => stack.requestsTo('/healthy').length === 1, 4 * SLOW_MS, 'the healthy delivery');
+    const healthyAt = stack.requestsTo('/healthy')[0]?.receivedAt ?? Infinity;
+    const slowBefore = stack.requestsTo('/slow').filter((r) => r.receivedAt < healthyAt).length;
+    // FIFO would run all BACKLOG slow attempts first (≈ BACKLOG / 2 × SLOW_MS); a fair dispatch, at most one round.
+    assert.ok(slowBefore <= 4, `${slowBefore} of ${BACKLOG} slow attempts went before the healthy one`);
+    assert.ok(healthyAt - publishedAt < 2 * SLOW_MS, `healthy delivery after ${healthyAt - publishedAt} ms`);
+    // The slow endpoint is served all the same.
+    await waitFor(() => stack.requestsTo('/slow').length >= BACKLOG, BACKLOG * SLOW_MS, 'the slow backlog');
+    const listed = async () =>
+      (await stack.alice.client.listDeliveriesPage({ subscriptionId: slow.id, status: 'succeeded' })).deliveries;
+    const deadline = Date.now() + 10_000;
+    while ((await listed()).length < BACKLOG && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await listed()).length, BACKLOG);
+  });
+});

@@ -17,17 +17,23 @@ import { lifecycleEvent, seedSubscription } from '../../test/helpers/deliveries.
 import { pidListeningOn } from './proc-stats.js';
 import { resendingShed } from './resend-shed.js';
 
-export interface BenchStack {
-  readonly app: FastifyInstance;
-  readonly config: Config;
-  readonly admin: HeraldAdminClient;
+/** One integrator of the bench: its subscriptions and its events. */
+export interface BenchIntegrator {
   readonly integratorId: string;
-  readonly worker: ChildProcess;
-  /** pids of the API (this process), the worker, the MongoDB-wire server and the Temporal dev server. */
-  readonly pids: Record<string, number | undefined>;
   subscribe(url: string, eventTypes?: SubscribableEventType[]): Promise<string>;
   /** Publishes one event through the admin API (re-sent while shed: bench/lib/resend-shed.ts); resolves with its id. */
   publish(eventType?: LifecycleEventType & SubscribableEventType): Promise<string>;
+}
+
+export interface BenchStack extends BenchIntegrator {
+  readonly app: FastifyInstance;
+  readonly config: Config;
+  readonly admin: HeraldAdminClient;
+  readonly worker: ChildProcess;
+  /** pids of the API (this process), the worker, the MongoDB-wire server and the Temporal dev server. */
+  readonly pids: Record<string, number | undefined>;
+  /** Registers another integrator (the stack's own is 'bench'). */
+  integrator(name: string): Promise<BenchIntegrator>;
   stop(): Promise<void>;
 }
 
@@ -109,13 +115,32 @@ export async function startBenchStack(
   const worker = spawnWorker(env, join(logDir, 'worker.log'));
   await workerPolling(app.temporal, config, worker);
   const admin = new HeraldAdminClient(baseUrl, token);
-  const integrator = await admin.createIntegrator('bench');
+  const integrator = async (name: string): Promise<BenchIntegrator> => {
+    const { id: integratorId } = await admin.createIntegrator(name);
+    return {
+      integratorId,
+      async subscribe(url, eventTypes) {
+        const { subscription } = await seedSubscription(app.store, app.vault, {
+          integratorId,
+          url,
+          ...(eventTypes ? { eventTypes } : {}),
+        });
+        return subscription._id;
+      },
+      async publish(eventType = 'customer.created') {
+        const event = lifecycleEvent(integratorId, eventType);
+        await resendingShed(() => admin.publishEvent(JSON.parse(event.body) as PublishEventInput));
+        return event._id;
+      },
+    };
+  };
+  const own = await integrator('bench');
   const workerExited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
+    ...own,
     app,
     config,
     admin,
-    integratorId: integrator.id,
     worker,
     pids: {
       api: process.pid,
@@ -123,19 +148,7 @@ export async function startBenchStack(
       mongoWire: pidListeningOn(portOf(config.MONGODB_URL)),
       temporal: pidListeningOn(portOf(`x://${config.TEMPORAL_ADDRESS}`)),
     },
-    async subscribe(url, eventTypes) {
-      const { subscription } = await seedSubscription(app.store, app.vault, {
-        integratorId: integrator.id,
-        url,
-        ...(eventTypes ? { eventTypes } : {}),
-      });
-      return subscription._id;
-    },
-    async publish(eventType = 'customer.created') {
-      const event = lifecycleEvent(integrator.id, eventType);
-      await resendingShed(() => admin.publishEvent(JSON.parse(event.body) as PublishEventInput));
-      return event._id;
-    },
+    integrator,
     async stop() {
       worker.kill('SIGTERM'); // drains in-flight tasks; a backlog could hold it for minutes
       const killer = setTimeout(() => worker.kill('SIGKILL'), 20_000);

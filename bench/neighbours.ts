@@ -1,0 +1,182 @@
+// `npm run bench -- neighbours [--minutes 5] [--rateA 6] [--rateB 2]` (≈ 11 minutes; not in CI), and its burst mode
+// `npm run bench -- neighbours --burst 1 [--events 20000] [--inFlight 32] [--answerMs 200]` (≈ 10 minutes).
+// Two integrators on one Herald, each with one subscription at an HTTPS origin of its own. Hang mode: A's endpoint
+// holds every request past Herald's response timeout for --minutes while A publishes --rateA events/s, then answers at
+// once; B publishes --rateB/s to a healthy endpoint. Burst mode: A publishes --events as fast as the API admits them
+// to an endpoint answering in --answerMs; B publishes --rateB/s until A's backlog has drained. Checks B's first
+// attempts (p99 ≤ 1 s over the whole run), that every delivery arrives, and in hang mode that each of A's retries
+// after recovery arrives within 2 s of its schedule (counted from the previous attempt's answer: a held request's
+// answer is Herald's timeout). Prints per-process CPU seconds and peak RSS. Ends with one JSON line.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HTTP_RESPONSE_TIMEOUT_MS } from '../src/domain/attempt-bounds.js';
+import { RETRY_DELAYS_SECONDS } from '../src/domain/retry-schedule.js';
+import { startHttpsReceiver } from '../test/helpers/receiver.js';
+import { processWatch } from './lib/proc-stats.js';
+import { shedIngests } from './lib/resend-shed.js';
+import { startBenchStack, type BenchIntegrator } from './lib/stack.js';
+import { numberFlags, pool, quantile, round } from './lib/stats.js';
+
+const flags = numberFlags({
+  burst: 0,
+  minutes: 5,
+  rateA: 6,
+  rateB: 2,
+  events: 20_000,
+  inFlight: 32,
+  answerMs: 200,
+  drainMinutes: 15,
+});
+const burst = flags.burst !== 0;
+const EVENT_ID = 'x-service-webhook-event-id';
+/** A held request is answered after this long; Herald gives up on it at HTTP_RESPONSE_TIMEOUT_MS. */
+const HOLD_MS = HTTP_RESPONSE_TIMEOUT_MS + 5_000;
+
+/** Per integrator: event id → publish time, and the arrival times of its attempts. */
+const published = { a: new Map<string, number>(), b: new Map<string, number>() };
+const arrivals = { a: new Map<string, number[]>(), b: new Map<string, number[]>() };
+const record = (into: Map<string, number[]>, id: string, at: number): void => {
+  into.set(id, [...(into.get(id) ?? []), at]);
+};
+let hangUntil = Infinity;
+const held = (at: number): boolean => !burst && at < hangUntil;
+const endpointA = await startHttpsReceiver((r) => {
+  record(arrivals.a, String(r.headers[EVENT_ID]), r.receivedAt);
+  return { status: 204, delayMs: burst ? flags.answerMs : held(r.receivedAt) ? HOLD_MS : 0 };
+});
+const endpointB = await startHttpsReceiver((r) => {
+  record(arrivals.b, String(r.headers[EVENT_ID]), r.receivedAt);
+  return { status: 204 };
+});
+
+const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-neighbours-')));
+const a = await stack.integrator('neighbour-a');
+const b = await stack.integrator('neighbour-b');
+await a.subscribe(`https://hooks.example.com:${endpointA.port}/a`);
+await b.subscribe(`https://hooks.example.com:${endpointB.port}/b`);
+const watch = processWatch(stack.pids);
+const sampler = setInterval(() => watch.tick(), 5_000);
+const t0 = Date.now();
+if (!burst) hangUntil = t0 + flags.minutes * 60_000;
+
+const publishOne = async (who: BenchIntegrator, into: Map<string, number>): Promise<void> => {
+  const at = Date.now();
+  try {
+    into.set(await who.publish(), at);
+  } catch (err) {
+    console.error('publish failed', err);
+  }
+};
+/** Publishes at `rate`/s until `count` events or until `stop()` says so. */
+async function paced(who: BenchIntegrator, into: Map<string, number>, rate: number, count: number, stop = () => false) {
+  const sent: Promise<void>[] = [];
+  const start = Date.now();
+  for (let i = 0; i < count && !stop(); i++) {
+    await new Promise((r) => setTimeout(r, Math.max(0, start + (i * 1000) / rate - Date.now())));
+    sent.push(publishOne(who, into));
+  }
+  await Promise.all(sent);
+}
+
+const delivered = (who: 'a' | 'b', id: string): boolean => {
+  const last = arrivals[who].get(id)?.at(-1);
+  return last !== undefined && (who === 'b' || !held(last));
+};
+const pendingOf = (who: 'a' | 'b'): number => [...published[who].keys()].filter((id) => !delivered(who, id)).length;
+const progress = setInterval(
+  () =>
+    console.log(
+      `t+${Math.round((Date.now() - t0) / 1000)} s: A ${published.a.size} published, ${pendingOf('a')} pending; ` +
+        `B ${published.b.size} published, ${pendingOf('b')} pending`,
+    ),
+  30_000,
+);
+
+let aAcceptedAt = t0;
+if (burst) {
+  let burstDone = false;
+  const bLoad = paced(b, published.b, flags.rateB, Infinity, () => burstDone);
+  await pool(flags.events, flags.inFlight, () => publishOne(a, published.a));
+  aAcceptedAt = Date.now();
+  const deadline = aAcceptedAt + flags.drainMinutes * 60_000;
+  while (pendingOf('a') > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1_000));
+  burstDone = true;
+  await bLoad;
+} else {
+  const count = (rate: number) => Math.round(rate * flags.minutes * 60);
+  await Promise.all([
+    paced(a, published.a, flags.rateA, count(flags.rateA)),
+    paced(b, published.b, flags.rateB, count(flags.rateB)),
+  ]);
+}
+const deadline = Date.now() + flags.drainMinutes * 60_000;
+while ((pendingOf('a') > 0 || pendingOf('b') > 0) && Date.now() < deadline)
+  await new Promise((r) => setTimeout(r, 2_000));
+clearInterval(progress);
+clearInterval(sampler);
+
+const firstAttemptMs = (who: 'a' | 'b'): number[] =>
+  [...published[who]].flatMap(([id, at]) => {
+    const first = arrivals[who].get(id)?.[0];
+    return first === undefined ? [] : [first - at];
+  });
+// Slip of retry n: its arrival − (the answer to attempt n−1 + the n−1th delay); a held request's answer is Herald's
+// timeout, HTTP_RESPONSE_TIMEOUT_MS after it arrived.
+const slipAfterRecovery: number[] = [];
+for (const list of arrivals.a.values())
+  for (let n = 1; n < list.length; n++) {
+    const prev = list[n - 1] ?? 0;
+    const answeredAt = prev + (held(prev) ? HTTP_RESPONSE_TIMEOUT_MS : 0);
+    const arrived = list[n] ?? 0;
+    if (!held(arrived)) slipAfterRecovery.push(arrived - answeredAt - (RETRY_DELAYS_SECONDS[n - 1] ?? 0) * 1000);
+  }
+const lastA = Math.max(...[...arrivals.a.values()].map((l) => l.at(-1) ?? 0));
+const firstA = Math.min(...[...arrivals.a.values()].map((l) => l[0] ?? Infinity));
+const bFirst = firstAttemptMs('b');
+const figures = {
+  mode: burst ? 'burst' : 'hang',
+  flags,
+  a: { events: published.a.size, undelivered: pendingOf('a'), attempts: [...arrivals.a.values()].flat().length },
+  b: { events: published.b.size, undelivered: pendingOf('b') },
+  bFirstAttemptMs: { p50: quantile(bFirst, 0.5), p99: quantile(bFirst, 0.99), max: Math.max(...bFirst) },
+  aFirstAttemptMs: { p50: quantile(firstAttemptMs('a'), 0.5), p99: quantile(firstAttemptMs('a'), 0.99) },
+  ...(burst
+    ? {
+        aAcceptedInS: round((aAcceptedAt - t0) / 1000),
+        aDeliveriesPerS: round(published.a.size / ((lastA - firstA) / 1000)),
+      }
+    : {
+        aRetriesAfterRecovery: slipAfterRecovery.length,
+        aRetrySlipMs: {
+          p50: quantile(slipAfterRecovery, 0.5),
+          p99: quantile(slipAfterRecovery, 0.99),
+          max: Math.max(...slipAfterRecovery),
+        },
+        aLastDeliverySAfterRecovery: round((lastA - hangUntil) / 1000),
+      }),
+  shedAndResent: shedIngests.count,
+  processes: watch.report(),
+};
+const { a: fa, b: fb, bFirstAttemptMs: bq } = figures;
+console.log(
+  `mode ${figures.mode}: A ${fa.events - fa.undelivered}/${fa.events}, B ${fb.events - fb.undelivered}/${fb.events} delivered (goal: all)`,
+);
+console.log(`B first attempts p50 ${bq.p50} ms, p99 ${bq.p99} ms, max ${bq.max} ms (goal p99 ≤ 1000)`);
+if ('aRetrySlipMs' in figures && figures.aRetrySlipMs)
+  console.log(
+    `A retries after recovery: ${figures.aRetriesAfterRecovery}, slip p50 ${figures.aRetrySlipMs.p50} ms, p99 ` +
+      `${figures.aRetrySlipMs.p99} ms, max ${figures.aRetrySlipMs.max} ms (goal ≤ 2000); last delivery ` +
+      `${figures.aLastDeliverySAfterRecovery} s after recovery`,
+  );
+if ('aDeliveriesPerS' in figures)
+  console.log(
+    `A: ${fa.events} events accepted in ${figures.aAcceptedInS} s, delivered at ${figures.aDeliveriesPerS}/s`,
+  );
+for (const [name, p] of Object.entries(figures.processes))
+  console.log(`  ${name.padEnd(10)} CPU ${p.cpuSeconds} s, peak RSS ${p.peakRssMb} MB`);
+console.log(JSON.stringify(figures));
+await stack.stop();
+await endpointA.close();
+await endpointB.close();
+process.exit(fa.undelivered === 0 && fb.undelivered === 0 ? 0 : 1);

@@ -36,6 +36,8 @@ export interface ActivityDeps {
   readonly signalRelease?: SignalRelease;
   /** The worker's Temporal client and task queue, for recovery campaigns (activities/recovery.ts). */
   readonly temporal?: RecoveryDeps['temporal'];
+  /** Campaign re-deliveries' share of the re-send budget, and their window (activities/redelivery-gate.ts). */
+  readonly resendLimits?: RecoveryDeps['resendLimits'];
   /** The endpoint probe (HERALD_HEALTH_PROBE_SECONDS) and the release rate of its resume; off when absent. */
   readonly probe?: { readonly intervalSeconds: number; readonly resumeRate: number };
 }
@@ -71,7 +73,11 @@ export function createActivities(deps: ActivityDeps) {
       },
     }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
-    ...createRecoveryActivities({ store: deps.store, ...(deps.temporal ? { temporal: deps.temporal } : {}) }),
+    ...createRecoveryActivities({
+      store: deps.store,
+      ...(deps.temporal ? { temporal: deps.temporal } : {}),
+      ...(deps.resendLimits ? { resendLimits: deps.resendLimits } : {}),
+    }),
   };
 }
 

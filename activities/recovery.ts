@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
+import { configSchema } from '../src/config.js';
 import { retryDelivery } from '../src/delivery/manual-retry.js';
 import type { Store } from '../src/store/index.js';
 import {
@@ -13,11 +14,14 @@ import {
   type RecoveryWindow,
 } from '../src/store/recovery-candidates.js';
 import type { AwaitedAttempt } from '../workflows/recovery-messages.js';
+import { createRedeliveryGate, resendLimitsOf, type ResendLimits } from './redelivery-gate.js';
 
 export interface RecoveryDeps {
   readonly store: Store;
   /** The worker's Temporal client: a re-delivery is an update-with-start of the delivery's workflow. */
   readonly temporal?: { readonly client: Client; readonly taskQueue: string };
+  /** The re-send budget and window (src/config.ts); default: the config's defaults. */
+  readonly resendLimits?: ResendLimits;
 }
 
 /** A re-delivery asked for (the attempt that serves it), or none to make. */
@@ -27,6 +31,11 @@ export type AttemptVerdict = 'succeeded' | 'failed' | 'skipped' | 'waiting';
 
 export function createRecoveryActivities(deps: RecoveryDeps) {
   const deliveries = deps.store.deliveries;
+  const gate = createRedeliveryGate({
+    store: deps.store,
+    client: deps.temporal?.client ?? null,
+    limits: deps.resendLimits ?? resendLimitsOf(configSchema.parse({})),
+  });
   return {
     async countRecoveryCandidates(window: RecoveryWindow): Promise<number> {
       return await countCandidates(deliveries.collection, window);
@@ -44,27 +53,33 @@ export function createRecoveryActivities(deps: RecoveryDeps) {
      * Asks each delivery's workflow for one more attempt (src/delivery/manual-retry.ts: update-with-start, so it
      * never races a run), the i-th request started `i × spacingMs` after the first: the campaign's pace within one
      * of its ticks (Temporal timers fire on whole seconds). A delivery that had an attempt since it was listed (a
-     * retried activity, a manual retry) is not asked again: that attempt answers for it.
+     * retried activity, a manual retry) is not asked again: that attempt answers for it. Each must pass the gate
+     * (./redelivery-gate.ts); a held one fails the batch once the others are asked for, and the retry resumes it.
      */
     async requestRedeliveries(candidates: Candidate[], spacingMs: number): Promise<RedeliveryRequest[]> {
       const temporal = deps.temporal;
       if (!temporal) throw ApplicationFailure.nonRetryable('no Temporal client', 'RecoveryNotConfigured');
+      if (await gate.cancelled()) return candidates.map((c) => ({ deliveryId: c.id, skipped: true }));
       const one = async (candidate: Candidate): Promise<RedeliveryRequest> => {
         const delivery = await deliveries.findById(candidate.id);
         if (!delivery) return { deliveryId: candidate.id, skipped: true };
         if (delivery.attemptCount > candidate.attemptCount)
           return { deliveryId: candidate.id, attemptNumber: candidate.attemptCount + 1 };
+        if ((await gate.admit(delivery)) === 'skip') return { deliveryId: candidate.id, skipped: true };
         const verdict = await retryDelivery({ store: deps.store, ...temporal }, delivery);
         if (verdict.ok) return { deliveryId: candidate.id, attemptNumber: verdict.attemptNumber };
         if (verdict.reason === 'delivery_busy') throw new Error(`delivery ${candidate.id} is busy; trying again`);
         return { deliveryId: candidate.id, skipped: true };
       };
-      return await Promise.all(
+      const settled = await Promise.allSettled(
         candidates.map(async (candidate, i) => {
           if (i > 0) await sleep(i * spacingMs);
           return await one(candidate);
         }),
       );
+      const failed = settled.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return settled.map((r) => (r as PromiseFulfilledResult<RedeliveryRequest>).value);
     },
 
     /**

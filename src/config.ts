@@ -105,6 +105,12 @@ export const configSchema = z.object({
   HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   HERALD_TEST_SENDS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  // Re-sends an integrator can cause (docs/deliveries.md, "Bounds on re-sends"): one hourly budget shared by manual
+  // retries and campaign re-deliveries; running campaigns at once; how long a campaign's re-delivery keeps any later
+  // campaign from re-sending that delivery.
+  HERALD_RESEND_BUDGET_PER_HOUR: z.coerce.number().int().min(1).default(1000),
+  HERALD_CAMPAIGNS_PER_INTEGRATOR: z.coerce.number().int().min(1).max(100).default(3),
+  HERALD_CAMPAIGN_RESEND_WINDOW_HOURS: z.coerce.number().min(0).max(8760).default(24),
   /** Ingests one API instance runs at once, how many more may wait and how long (ms); beyond: 503 (ingest-gate.ts). */
   HERALD_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   HERALD_INGEST_QUEUE: z.coerce.number().int().min(0).max(100_000).default(256),

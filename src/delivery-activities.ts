@@ -2,6 +2,7 @@
 // API's in-process worker for eager starts (src/api-worker.ts) run the same code over the same dependencies.
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../activities/index.js';
+import { resendLimitsOf } from '../activities/redelivery-gate.js';
 import type { Config } from './config.js';
 import type { KeyVault } from './crypto/key-encryption.js';
 import { createFanOut } from './delivery/fan-out.js';
@@ -39,6 +40,7 @@ export function createDeliveryActivities(config: Config, deps: DeliveryActivityD
     },
     retryAfterMaxSeconds: config.HERALD_RETRY_AFTER_MAX_SECONDS,
     signalRelease: releaseSignaller(client),
+    resendLimits: resendLimitsOf(config),
     ...(config.HERALD_HEALTH_PROBE_SECONDS > 0
       ? { probe: { intervalSeconds: config.HERALD_HEALTH_PROBE_SECONDS, resumeRate: config.HERALD_RESUME_RATE } }
       : {}),

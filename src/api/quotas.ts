@@ -8,24 +8,38 @@ const HOUR_MS = 3_600_000;
 const hourly = {
   key_rotations: { limit: 'HERALD_KEY_ROTATIONS_PER_HOUR', what: 'signing-key rotations' },
   test_sends: { limit: 'HERALD_TEST_SENDS_PER_HOUR', what: 'test sends' },
+  // One budget for both ways an integrator makes Herald send a delivery again (the worker's campaigns count here too).
+  resends: { limit: 'HERALD_RESEND_BUDGET_PER_HOUR', what: 'manual retries and campaign re-deliveries' },
 } as const;
+type HourlyKind = keyof typeof hourly;
 
 /**
  * Counts one use of an hourly quota in the shared store (one `_id` upsert, so every instance counts together);
- * past the limit, 429 `quota_exceeded` with Retry-After up to the next hour. A refused use still counts.
+ * answers null within the limit, else the seconds until the next hour. A refused use still counts.
  */
+export async function useHourlyQuota(
+  store: Store,
+  integratorId: string,
+  kind: HourlyKind,
+  max: number,
+  now = Date.now(),
+): Promise<number | null> {
+  const start = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const used = await store.expiring.take(`${integratorId}:${kind}:${start}`, new Date(start + HOUR_MS));
+  return used > max ? (start + HOUR_MS - now) / 1000 : null;
+}
+
+/** `useHourlyQuota`, past the limit 429 `quota_exceeded` with Retry-After up to the next hour. */
 export async function takeHourlyQuota(
   deps: { store: Store; config: Config },
   integratorId: string,
-  kind: keyof typeof hourly,
+  kind: HourlyKind,
   now = Date.now(),
 ): Promise<void> {
   const { limit, what } = hourly[kind];
   const max = deps.config[limit];
-  const start = Math.floor(now / HOUR_MS) * HOUR_MS;
-  const used = await deps.store.expiring.take(`${integratorId}:${kind}:${start}`, new Date(start + HOUR_MS));
-  if (used > max)
-    throw tooMany('quota_exceeded', `at most ${max} ${what} per integrator per hour`, (start + HOUR_MS - now) / 1000);
+  const wait = await useHourlyQuota(deps.store, integratorId, kind, max, now);
+  if (wait !== null) throw tooMany('quota_exceeded', `at most ${max} ${what} per integrator per hour`, wait);
 }
 
 /** 409 `quota_exceeded` when the integrator already has HERALD_MAX_SUBSCRIPTIONS live subscriptions. */

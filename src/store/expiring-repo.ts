@@ -1,11 +1,13 @@
 import { MongoBulkWriteError, MongoServerError, type Db } from 'mongodb';
 
-/** A document that is worthless after `expiresAt`: replay digests, quota windows. */
+/** A document that is worthless after `expiresAt`: replay digests, quota windows, marks. */
 export interface ExpiringDoc {
   _id: string;
   expiresAt: Date;
   /** Quota windows only: how many times the window was used. */
   n?: number;
+  /** Marks only: who set the mark (a campaign re-delivery's: its campaign). */
+  holder?: string;
 }
 
 /** Collections of ExpiringDoc, swept by `sweepExpired` (FerretDB has no TTL index; real MongoDB also has one). */
@@ -90,6 +92,20 @@ export function createExpiringRepo(db: Db) {
         throw err;
       });
       return doc?.n ?? 1;
+    },
+
+    /** Who holds the mark `id` (in the quotas collection), or null when none is set or it has expired. */
+    async holderOf(id: string, now = new Date()): Promise<string | null> {
+      const doc = await quotas.findOne({ _id: id });
+      return doc && doc.expiresAt > now ? (doc.holder ?? null) : null;
+    },
+
+    /** Sets the mark `id` for `holder` until `expiresAt` (one upsert by `_id`; the last writer wins). */
+    async mark(id: string, holder: string, expiresAt: Date): Promise<void> {
+      await quotas.updateOne({ _id: id }, { $set: { holder, expiresAt } }, { upsert: true }).catch(async (err) => {
+        if (!isDuplicateKey(err)) throw err;
+        await quotas.updateOne({ _id: id }, { $set: { holder, expiresAt } });
+      });
     },
 
     /**

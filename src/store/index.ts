@@ -6,6 +6,7 @@ import { createSubscriptionsRepo } from './subscriptions-repo.js';
 import { createDeliveriesRepo } from './deliveries-repo.js';
 import { createExpiringRepo } from './expiring-repo.js';
 import { createHealthRepo } from './health-repo.js';
+import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
 
 /** All repositories, built once per process over one database. */
 export function createStore(db: Db, options: { listingLayout?: ListingLayout } = {}) {
@@ -17,6 +18,7 @@ export function createStore(db: Db, options: { listingLayout?: ListingLayout } =
     deliveries: createDeliveriesRepo(db, options.listingLayout),
     expiring: createExpiringRepo(db),
     health: createHealthRepo(db),
+    campaignSlots: createCampaignSlotsRepo(db),
   } as const;
 }
 

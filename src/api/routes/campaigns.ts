@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  controlCampaign,
-  readCampaign,
-  startCampaign,
-  type CampaignControl,
-} from '../../delivery/recovery-campaign.js';
+import { openCampaign } from '../../delivery/campaign-admission.js';
+import { controlCampaign, readCampaign, type CampaignControl } from '../../delivery/recovery-campaign.js';
 import { badRequest, errorResponses, HttpError, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
 import { campaign, campaignParams, recoverBody } from '../schemas/campaigns.js';
@@ -34,10 +30,14 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
           'Starts one recovery campaign (202) that asks for one more attempt of each delivery of the subscription ' +
           'created in [since, until) with one of the statuses, oldest first, at ratePerSecond. The same window and ' +
           'statuses name the same campaign: a repeated request answers it (200), running or ended. 400 ' +
-          'invalid_window when until is not after since.',
+          'invalid_window when until is not after since. 409 campaign_running while another campaign of the ' +
+          'subscription runs or is paused (cancel it, or let it complete); 409 quota_exceeded while the integrator ' +
+          'has HERALD_CAMPAIGNS_PER_INTEGRATOR of them. A delivery re-sent by one campaign is skipped by the next ' +
+          'for HERALD_CAMPAIGN_RESEND_WINDOW_HOURS; re-deliveries wait while the subscription is paused and while ' +
+          "the integrator's hourly re-send budget (HERALD_RESEND_BUDGET_PER_HOUR) is spent.",
         params: z.strictObject({ subscription_id: uuid }),
         body: recoverBody,
-        response: { 200: campaign, 202: campaign, ...errorResponses(400, 401, 404) },
+        response: { 200: campaign, 202: campaign, ...errorResponses(400, 401, 404, 409) },
       },
     },
     async (request, reply) => {
@@ -49,8 +49,16 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
       const { since, until, statuses, ratePerSecond } = request.body;
       const window = { since: new Date(since), until: until === undefined ? undefined : new Date(until) };
       if (window.until && window.until <= window.since) throw badRequest('until must be after since', 'invalid_window');
-      const started = await startCampaign(deps(), subscription, { ...window, statuses, ratePerSecond });
-      return await reply.code(started.created ? 202 : 200).send(campaignView(started.campaign));
+      const opened = await openCampaign(
+        { ...deps(), store: app.store, campaignsPerIntegrator: app.config.HERALD_CAMPAIGNS_PER_INTEGRATOR },
+        subscription,
+        { ...window, statuses, ratePerSecond },
+      );
+      if (opened.ok) return await reply.code(opened.created ? 202 : 200).send(campaignView(opened.campaign));
+      if (opened.reason === 'campaign_running')
+        throw new HttpError(409, 'campaign_running', `campaign ${opened.heldBy} of this subscription is running`);
+      const max = app.config.HERALD_CAMPAIGNS_PER_INTEGRATOR;
+      throw new HttpError(409, 'quota_exceeded', `at most ${max} running campaigns per integrator`);
     },
   );
 

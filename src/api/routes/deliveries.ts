@@ -3,6 +3,7 @@ import { retryDelivery } from '../../delivery/manual-retry.js';
 import { keysetPage } from '../../store/cursor.js';
 import { attemptsOf } from '../../store/deliveries-repo.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
+import { takeHourlyQuota } from '../quotas.js';
 import { integratorOf, logDelivery } from '../request-context.js';
 import {
   delivery,
@@ -76,15 +77,18 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
           'A pending delivery attempts at once and then keeps its schedule; a terminal one (succeeded, failed, ' +
           'cancelled) is attempted once more, without a new schedule. Requests that reach an attempt in progress ' +
           'are served by it. 409 subscription_deleted when its subscription was deleted; 409 delivery_busy in the ' +
-          'rare case that its workflow stays between two runs for seconds.',
+          'rare case that its workflow stays between two runs for seconds. Counts against the hourly re-send budget ' +
+          'of the integrator, shared with recovery campaigns: 429 quota_exceeded (Retry-After) once it is spent. A ' +
+          'paused subscription does not hold a manual retry.',
         params: deliveryParams,
-        response: { 202: delivery, ...errorResponses(400, 401, 404, 409) },
+        response: { 202: delivery, ...errorResponses(400, 401, 404, 409, 429) },
       },
     },
     async (request, reply) => {
       const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
       if (!found) throw notFound();
       logDelivery(request, found);
+      await takeHourlyQuota(app, found.integratorId, 'resends');
       const verdict = await retryDelivery(
         { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
         found,

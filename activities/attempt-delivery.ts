@@ -10,6 +10,7 @@ import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attem
 import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
 import { createEventWait } from './event-wait.js';
+import { isForeignEvent, refuseForeignEvent } from './foreign-event.js';
 import { currentHeartbeat, recordPersistently, withHeartbeats } from './keep-alive.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 import type { SubscriptionCache } from './subscription-cache.js';
@@ -126,6 +127,12 @@ export function createAttemptDelivery(deps: AttemptDeps) {
         ? subscriptions.atVersion(handOff.subscriptionId, handOff.subscriptionVersion)
         : subscriptions.current(delivery.subscriptionId),
     ]);
+    // An event id of another integrator: nothing of that event is sent (activities/foreign-event.ts).
+    if (isForeignEvent(event, delivery, subscription)) {
+      const refusal = { deliveries, now, logError, ...(observer ? { observer } : {}) };
+      const deliveryStatus = await refuseForeignEvent(refusal, delivery, event, stored !== null, ctx);
+      return { ...noRequest(input, 'cancelled'), deliveryStatus };
+    }
     // A re-submitted event matched against a subscription made after the event was first stored: no delivery.
     if (subscription && subscription.createdAt > event.createdAt) return cancelled(input);
     const reason = cancelReason(delivery, subscription, input);

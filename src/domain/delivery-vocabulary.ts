@@ -31,6 +31,7 @@ export const terminalReasons = [
   'not_started',
   'signing_key_unavailable',
   'cancelled_by_integrator',
+  'event_of_another_integrator',
 ] as const;
 export type TerminalReason = (typeof terminalReasons)[number];
 

@@ -28,6 +28,7 @@ describe(
     let receiver: HttpsReceiver;
     let alice: TestIntegrator;
     let store: Store;
+    let baseUrl: string;
     let http: ReturnType<typeof createWebhookHttpClient>;
 
     before(async () => {
@@ -37,7 +38,8 @@ describe(
       app = built.app;
       store = app.store;
       http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(built.config), userAgent: 'Herald-test' });
-      alice = await registerIntegrator(app, await listen(app), 'alice');
+      baseUrl = await listen(app);
+      alice = await registerIntegrator(app, baseUrl, 'alice');
     });
     after(async () => {
       await http.close();
@@ -119,6 +121,9 @@ describe(
       );
       const page = await alice.client.listAttemptsPage(delivery._id, { after: 990, limit: 250 });
       assert.deepEqual([page.attempts.length, page.attempts[0]?.attemptNumber, page.nextAfter], [10, 991, null]);
+      // Another integrator reaches none of it.
+      const bob = await registerIntegrator(app, baseUrl, 'bob');
+      await assert.rejects(bob.client.listAttemptsPage(delivery._id), { status: 404 });
     });
 
     it('a record the database refuses: at most a few repeated POSTs, then the delivery fails recording_failed', async () => {

@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
 import { decideAttempt, type AttemptVerdict } from '../src/domain/attempt-rule.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
+import { attemptsToMove } from '../src/store/attempts-repo.js';
 import { attemptIdOf } from '../src/store/derived-ids.js';
 import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
@@ -12,6 +13,7 @@ import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js
 import { createEventWait } from './event-wait.js';
 import { isForeignEvent, refuseForeignEvent } from './foreign-event.js';
 import { currentHeartbeat, recordPersistently, withHeartbeats } from './keep-alive.js';
+import { createRepeatPostGuard } from './repeat-posts.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 import type { SubscriptionCache } from './subscription-cache.js';
 import type { EndpointHealth } from './endpoint-health.js';
@@ -35,6 +37,10 @@ export interface AttemptDeps {
   readonly autoPause?: AutoPause;
   /** The longest wait a Retry-After may ask for (HERALD_RETRY_AFTER_MAX_SECONDS; default: the rule's). */
   readonly retryAfterMaxSeconds?: number;
+  /** How long a record is retried in place (default ATTEMPT_STORE_BUDGET_MS); tests shorten it. */
+  readonly recordBudgetMs?: number;
+  /** POSTs of an unrecorded attempt a retried call may repeat (default REPEAT_POSTS_MAX). */
+  readonly repeatPostsMax?: number;
 }
 
 export type LogError = (message: string, fields: Record<string, unknown>) => void;
@@ -98,9 +104,10 @@ const cancelled = (input: AttemptInput): AttemptResult => ({
 export function createAttemptDelivery(deps: AttemptDeps) {
   const { store, keys, http, subscriptions, now = () => new Date() } = deps;
   const { activityAttempt = temporalAttempt, logError = activityLogError, observer } = deps;
-  const { health, autoPause, retryAfterMaxSeconds } = deps;
+  const { health, autoPause, retryAfterMaxSeconds, recordBudgetMs } = deps;
   const { deliveries } = store;
   const eventOf = createEventWait({ store, now, activityAttempt, ...(observer ? { observer } : {}) });
+  const guardRepeat = createRepeatPostGuard({ store, now, logError, observer, max: deps.repeatPostsMax });
 
   return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
     return await withHeartbeats(currentHeartbeat(), () => attempt(input));
@@ -159,6 +166,9 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       observer?.finished(ctx, deliveryStatus, endingReason(deliveryStatus, 'failed', 'signing_key_unavailable'));
       return { ...noRequest(input, 'signing_key_unavailable'), deliveryStatus };
     }
+    // A retried call may follow one that POSTed and could not record it: it counts its POST first, within a bound.
+    const givenUp = retried ? await guardRepeat(delivery, input, ctx) : null;
+    if (givenUp) return givenUp;
 
     const signedAt = now();
     const timestamp = Math.floor(signedAt.getTime() / 1000);
@@ -248,7 +258,17 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       updatedAt: now(),
       held: false,
     };
-    const written = await recordPersistently(() => deliveries.recordAttempt(delivery, withWait, effect));
+    // Past the latest few, the oldest attempts move to their own collection (copied before they leave the document).
+    const moved = attemptsToMove(delivery, attempt.attemptNumber);
+    const written = await recordPersistently(async () => {
+      await store.attempts.move(moved);
+      return await deliveries.recordAttempt(
+        delivery,
+        withWait,
+        effect,
+        moved.map((a) => a.attemptNumber),
+      );
+    }, recordBudgetMs);
     if (written !== 'pending')
       observer?.finished(ctx, written, endingReason(written, verdict.status, verdict.terminalReason));
     const result = {

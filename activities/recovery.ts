@@ -90,7 +90,12 @@ export function createRecoveryActivities(deps: RecoveryDeps) {
       return await Promise.all(
         awaited.map(async ({ deliveryId, attemptNumber }) => {
           const delivery = await deliveries.findById(deliveryId);
-          const attempt = delivery?.attempts?.[String(attemptNumber)];
+          // Read late, after more attempts than its document keeps, the attempt has moved to `attempts`.
+          const moved =
+            delivery && !delivery.attempts?.[String(attemptNumber)] && delivery.attemptCount >= attemptNumber;
+          const attempt = moved
+            ? (await deps.store.attempts.find(deliveryId, [attemptNumber]))[0]
+            : delivery?.attempts?.[String(attemptNumber)];
           if (attempt) return attempt.outcome === 'succeeded' ? 'succeeded' : 'failed';
           return delivery?.status === 'pending' ? 'waiting' : 'skipped';
         }),

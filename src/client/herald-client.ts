@@ -11,7 +11,9 @@ import { requestSigningInput, signRequest } from '../crypto/request-signature.js
 import { readResponse, withQuery, type QueryValue } from './http.js';
 import type { EventFilters, EventHistoryItem, EventPage } from './events.js';
 import type {
+  AttemptPage,
   Delivery,
+  DeliveryAttempt,
   DeliveryFilters,
   DeliveryPage,
   DeliveryWithAttempts,
@@ -29,6 +31,7 @@ export type {
   UpdateSubscriptionInput,
 } from '../api/schemas/subscriptions.js';
 export type {
+  AttemptPage,
   Delivery,
   DeliveryAttempt,
   DeliveryFilters,
@@ -201,9 +204,24 @@ export class HeraldClient {
     );
   }
 
-  /** A delivery with its attempts. */
+  /** A delivery with its first 100 attempts (listAttempts gives them all). */
   async getDelivery(id: string): Promise<DeliveryWithAttempts> {
     return await this.request('GET', deliveryPath(id));
+  }
+
+  /** One page of a delivery's attempts, oldest first, after attempt number `after` (the previous page's nextAfter). */
+  async listAttemptsPage(id: string, page: { after?: number; limit?: number } = {}): Promise<AttemptPage> {
+    return await this.request('GET', `${deliveryPath(id)}/attempts`, { query: { ...page } });
+  }
+
+  /** Every attempt of a delivery, oldest first, following nextAfter page by page. */
+  async *listAttempts(id: string, limit?: number): AsyncGenerator<DeliveryAttempt, void, undefined> {
+    let after: number | null = 0;
+    while (after !== null) {
+      const page: AttemptPage = await this.listAttemptsPage(id, { after, ...(limit ? { limit } : {}) });
+      yield* page.attempts;
+      after = page.nextAfter;
+    }
   }
 
   /** Attempts now (202): a waiting delivery skips its wait; a finished one is attempted once more. */

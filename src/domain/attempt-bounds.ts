@@ -18,3 +18,14 @@ export const ATTEMPT_HEARTBEAT_EVERY_MS = 2_000;
 export const ATTEMPT_HEARTBEAT_TIMEOUT_MS = 10_000;
 /** How long the worker may hold back a heartbeat (below the timeout, with room for a slow round trip). */
 export const ATTEMPT_HEARTBEAT_THROTTLE_MS = 3_000;
+
+// What one attempt may add to the database, so that no number of attempts outgrows a delivery's document
+// (docs/deliveries.md, "Bounds of a delivery's record").
+/** Bytes of the receiver's body read and kept in the attempt's response summary. */
+export const RESPONSE_BODY_MAX_BYTES = 1024;
+/** Bytes kept of each allow-listed response header's value. */
+export const RESPONSE_HEADER_MAX_BYTES = 256;
+/** The latest attempts kept inside the delivery's document; older ones move to the `attempts` collection. */
+export const ATTEMPTS_IN_DELIVERY = 8;
+/** POSTs an attempt may repeat after a try that did not record it; then the delivery fails `recording_failed`. */
+export const REPEAT_POSTS_MAX = 3;

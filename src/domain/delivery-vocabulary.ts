@@ -13,10 +13,17 @@ export type PostOutcome = (typeof postOutcomes)[number];
 
 /**
  * An attempt's outcome: a POST's, `cancelled` when the delivery ended before any request was made,
- * `signing_key_unavailable` when its signing key could not be opened (no request; the delivery failed), or `held`
- * when its subscription is paused (no request, no attempt used: the run waits for the release signal).
+ * `signing_key_unavailable` when its signing key could not be opened (no request; the delivery failed), `held`
+ * when its subscription is paused (no request, no attempt used: the run waits for the release signal), or
+ * `recording_failed` when earlier POSTs of it could not be recorded (no further request; the delivery failed).
  */
-export const attemptOutcomes = [...postOutcomes, 'cancelled', 'signing_key_unavailable', 'held'] as const;
+export const attemptOutcomes = [
+  ...postOutcomes,
+  'cancelled',
+  'signing_key_unavailable',
+  'held',
+  'recording_failed',
+] as const;
 export type AttemptOutcome = (typeof attemptOutcomes)[number];
 
 /** Who caused an attempt: the schedule, an integrator's manual retry, or the test endpoint. */
@@ -32,6 +39,7 @@ export const terminalReasons = [
   'signing_key_unavailable',
   'cancelled_by_integrator',
   'event_of_another_integrator',
+  'recording_failed',
 ] as const;
 export type TerminalReason = (typeof terminalReasons)[number];
 
@@ -47,8 +55,10 @@ export const terminalReasonSchema = z.enum(terminalReasons);
 /** What an attempt keeps of the receiver's answer: enough to debug, nothing sensitive. */
 export const responseSummarySchema = z.object({
   status: z.number().int(),
-  headers: z.record(z.string(), z.string()).describe('content-type, content-length, location, retry-after only'),
-  body: z.string().describe('the first 4 KiB of the response body, decoded as UTF-8'),
+  headers: z
+    .record(z.string(), z.string())
+    .describe('content-type, content-length, location, retry-after only; each value at most 256 bytes'),
+  body: z.string().describe('the first 1 KiB of the response body, decoded as UTF-8 (cut before a character)'),
   truncated: z.boolean().describe('more bytes followed (not read), or the body could not be read to its end'),
 });
 export type ResponseSummary = z.infer<typeof responseSummarySchema>;

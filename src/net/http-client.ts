@@ -1,7 +1,11 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Agent, type DiagnosticsChannel } from 'undici';
-import { HTTP_CONNECT_TIMEOUT_MS, HTTP_RESPONSE_TIMEOUT_MS } from '../domain/attempt-bounds.js';
+import {
+  HTTP_CONNECT_TIMEOUT_MS,
+  HTTP_RESPONSE_TIMEOUT_MS,
+  RESPONSE_BODY_MAX_BYTES,
+} from '../domain/attempt-bounds.js';
 import type { PostOutcome, ResponseSummary } from '../domain/delivery-vocabulary.js';
 import type { CallbackUrlPolicy } from './callback-url.js';
 import { classifyError, DeadlineError, readBounded, summarizeHeaders } from './http-outcome.js';
@@ -50,7 +54,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
     userAgent,
     connectTimeoutMs = HTTP_CONNECT_TIMEOUT_MS,
     responseTimeoutMs = HTTP_RESPONSE_TIMEOUT_MS,
-    maxResponseBytes = 4096,
+    maxResponseBytes = RESPONSE_BODY_MAX_BYTES,
   } = options;
   const connector = createPinnedConnector({ checkHost: policy.checkHost, timeoutMs: connectTimeoutMs });
   // Keep-alive pool per origin. undici 7's Agent follows no redirect without the redirect interceptor: a 3xx is

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { RESPONSE_HEADER_MAX_BYTES } from '../domain/attempt-bounds.js';
 import { BlockedDestinationError } from './pinned-connector.js';
 
 /** The whole post (DNS, connect, headers, bounded body) outlived its budget. */
@@ -47,9 +48,22 @@ export function summarizeHeaders(headers: IncomingHttpHeaders): Record<string, s
   const summary: Record<string, string> = {};
   for (const name of SUMMARY_HEADERS) {
     const value = headers[name];
-    if (value !== undefined) summary[name] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined)
+      summary[name] = utf8Prefix(Array.isArray(value) ? value.join(', ') : value, RESPONSE_HEADER_MAX_BYTES);
   }
   return summary;
+}
+
+/**
+ * At most `max` bytes of `text` once encoded as UTF-8, cut before a character, never inside one (a body decoded with
+ * replacement characters can encode longer than the bytes read).
+ */
+export function utf8Prefix(text: string, max: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return text;
+  let end = max;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end -= 1; // a continuation byte: back to its character's start
+  return bytes.subarray(0, end).toString('utf8');
 }
 
 /**
@@ -75,5 +89,5 @@ export async function readBounded(
     body.destroy();
   }
   const bytes = Buffer.concat(chunks, size);
-  return { body: bytes.subarray(0, max).toString('utf8'), truncated: size > max || error !== null, error };
+  return { body: utf8Prefix(bytes.toString('utf8'), max), truncated: size > max || error !== null, error };
 }

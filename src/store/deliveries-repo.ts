@@ -26,9 +26,7 @@ export type DeliveryIdentity = Pick<
 const identityOf = ({ _id, integratorId, subscriptionId, eventId, eventType, createdAt }: DeliveryIdentity) =>
   ({ _id, integratorId, subscriptionId, eventId, eventType, createdAt }) satisfies DeliveryIdentity;
 
-/** A delivery's attempts, in number order. */
-export const attemptsOf = (delivery: Pick<DeliveryDoc, 'attempts'>): AttemptDoc[] =>
-  Object.values(delivery.attempts ?? {}).sort((a, b) => a.attemptNumber - b.attemptNumber);
+export { attemptsOf } from './attempts-repo.js';
 
 /**
  * Deliveries (one per event and subscription) and their attempts. With the `pages` layout the listing is kept in
@@ -126,18 +124,15 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
         .toArray();
     },
 
+    /** One of the latest attempts, kept in the delivery's document (older ones: the attempts repository). */
     async findAttempt(deliveryId: string, attemptNumber: number): Promise<AttemptDoc | null> {
       return (await deliveries.findOne({ _id: deliveryId }))?.attempts?.[String(attemptNumber)] ?? null;
     },
 
-    /** A delivery's attempts, in number order. */
-    async listAttempts(deliveryId: string): Promise<AttemptDoc[]> {
-      return attemptsOf((await deliveries.findOne({ _id: deliveryId })) ?? {});
-    },
-
     /**
      * Records an attempt and its effect on the delivery in one write by `_id`, creating the delivery if its hand-off
-     * wrote none (`identity`). Idempotent: a retried activity writes the same attempt again. A delivery cancelled
+     * wrote none (`identity`), and removes the attempts numbered `moved` (copied to the `attempts` collection
+     * first: src/store/attempts-repo.ts), so the document keeps only the latest few. Idempotent: a retried activity writes the same attempt again. A delivery cancelled
      * while the attempt ran stays cancelled (its count and summary still record the attempt): the rare lost race is
      * put back by a second write, so that the common case is one write. Returns the status the delivery has now.
      */
@@ -145,11 +140,14 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
       identity: DeliveryIdentity,
       attempt: AttemptDoc,
       effect: AttemptEffect,
+      moved: readonly number[] = [],
     ): Promise<DeliveryStatus> {
       const { _id, ...created } = identityOf(identity);
+      const unset =
+        moved.length > 0 ? { $unset: Object.fromEntries(moved.map((n) => [`attempts.${n}`, '' as const])) } : {};
       const before = await deliveries.findOneAndUpdate(
         { _id },
-        { $set: { ...effect, [`attempts.${attempt.attemptNumber}`]: attempt }, $setOnInsert: created },
+        { $set: { ...effect, [`attempts.${attempt.attemptNumber}`]: attempt }, $setOnInsert: created, ...unset },
         { upsert: true, returnDocument: 'before' },
       );
       if (before?.status !== 'cancelled') {

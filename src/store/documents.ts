@@ -90,8 +90,9 @@ export interface SigningKeyDoc {
 }
 
 /**
- * `deliveries`: one per (event, subscription), its `_id` derived from both (src/store/derived-ids.ts). Its attempts
- * live inside it, keyed by attempt number, so that recording an attempt and its effect is one write by `_id`.
+ * `deliveries`: one per (event, subscription), its `_id` derived from both (src/store/derived-ids.ts). Its latest
+ * attempts live inside it, keyed by attempt number, so that recording an attempt and its effect is one write by `_id`;
+ * older ones move to `attempts` (src/store/attempts-repo.ts), so the document stays small however many are made.
  */
 export interface DeliveryDoc {
   _id: string;
@@ -108,11 +109,11 @@ export interface DeliveryDoc {
   lastResponseSummary: ResponseSummary | null;
   /** true while its run waits for its paused subscription to be resumed (no attempt is made); absent = false. */
   held?: boolean;
-  /** Attempt number (as a string key) → attempt; absent until the first attempt is recorded. */
+  /** Attempt number (as a string key) → attempt, the latest ATTEMPTS_IN_DELIVERY; absent until the first is recorded. */
   attempts?: Record<string, AttemptDoc>;
 }
 
-/** An attempt, inside its delivery (`attempts.<n>`); its `_id` derived from the delivery and its number. */
+/** An attempt, inside its delivery (`attempts.<n>`) or moved out; its `_id` derived from the delivery and its number. */
 export interface AttemptDoc {
   _id: string;
   integratorId: string;

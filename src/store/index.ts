@@ -4,6 +4,7 @@ import { createIntegratorsRepo } from './integrators-repo.js';
 import { createEventsRepo } from './events-repo.js';
 import { createSubscriptionsRepo } from './subscriptions-repo.js';
 import { createDeliveriesRepo } from './deliveries-repo.js';
+import { createAttemptsRepo } from './attempts-repo.js';
 import { createExpiringRepo } from './expiring-repo.js';
 import { createHealthRepo } from './health-repo.js';
 import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
@@ -16,6 +17,7 @@ export function createStore(db: Db, options: { listingLayout?: ListingLayout } =
     events: createEventsRepo(db, options.listingLayout),
     subscriptions: createSubscriptionsRepo(db),
     deliveries: createDeliveriesRepo(db, options.listingLayout),
+    attempts: createAttemptsRepo(db),
     expiring: createExpiringRepo(db),
     health: createHealthRepo(db),
     campaignSlots: createCampaignSlotsRepo(db),

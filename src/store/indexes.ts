@@ -45,6 +45,7 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     // The worker's backlog gauges (src/telemetry/backlog.ts): pending deliveries, and those past their due time.
     { key: { status: 1, nextAttemptAt: 1 }, name: 'status_nextAttemptAt' },
   ],
+  // `attempts` (a delivery's older attempts, src/store/attempts-repo.ts) is read and written by `_id` only: no index.
   // Replay digests and quota windows: a real MongoDB expires them itself; the API also sweeps them in code, since
   // the MongoDB-wire server keeps TTL indexes without expiring anything (src/store/expiring-repo.ts).
   replays: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],

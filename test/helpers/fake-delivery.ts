@@ -43,7 +43,7 @@ export function createFakeDeliveryActivities() {
       const verdict =
         outcome === 'held'
           ? { status: 'pending' as const, retryInSeconds: null }
-          : outcome === 'cancelled' || outcome === 'signing_key_unavailable'
+          : outcome === 'cancelled' || outcome === 'signing_key_unavailable' || outcome === 'recording_failed'
             ? { status: outcome === 'cancelled' ? ('cancelled' as const) : ('failed' as const), retryInSeconds: null }
             : decideAttempt({ outcome, statusCode, headers: {}, attemptNumber: n, followSchedule });
       const call = { deliveryId, attemptNumber: n, actor, followSchedule, retryInSeconds: verdict.retryInSeconds };

@@ -95,7 +95,7 @@ describe('webhook HTTP client against a real HTTPS receiver', () => {
     const result = await client.post(url, headers, json);
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
     assert.equal(result.outcome, 'succeeded');
-    assert.equal(result.responseSummary?.body, 'x'.repeat(4096));
+    assert.equal(result.responseSummary?.body, 'x'.repeat(1024));
     assert.equal(result.responseSummary?.truncated, true);
     assert.equal(result.error, null);
   });

@@ -13,7 +13,7 @@ import {
   adminDeliveryParams,
   adminDeliveryWithAttempts,
 } from '../schemas/admin-deliveries.js';
-import { attemptView, deliveryView } from '../views/deliveries.js';
+import { ATTEMPTS_SHOWN, attemptPageView, deliveryView } from '../views/deliveries.js';
 
 const adminSecurity = [{ adminToken: [] }];
 const tags = ['internal: deliveries'];
@@ -64,7 +64,8 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await repo.findById(request.params.delivery_id);
       if (!found) throw notFound();
       logDelivery(request, found);
-      return { ...view(found), attempts: (await repo.listAttempts(found._id)).map(attemptView) };
+      const { attempts, nextAfter } = attemptPageView(await app.store.attempts.page(found, 0, ATTEMPTS_SHOWN));
+      return { ...view(found), attempts, attemptsNextAfter: nextAfter };
     },
   );
 

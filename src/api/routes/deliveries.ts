@@ -1,18 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { retryDelivery } from '../../delivery/manual-retry.js';
 import { keysetPage } from '../../store/cursor.js';
-import { attemptsOf } from '../../store/deliveries-repo.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
 import { takeHourlyQuota } from '../quotas.js';
 import { integratorOf, logDelivery } from '../request-context.js';
 import {
+  attemptPage,
+  attemptsQuery,
   delivery,
   deliveriesQuery,
   deliveryPage,
   deliveryParams,
   deliveryWithAttempts,
 } from '../schemas/deliveries.js';
-import { attemptView, deliveryView } from '../views/deliveries.js';
+import { ATTEMPTS_SHOWN, attemptPageView, deliveryView } from '../views/deliveries.js';
 
 const tags = ['deliveries'];
 
@@ -63,7 +64,31 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
       if (!found) throw notFound();
       logDelivery(request, found);
-      return { ...deliveryView(found), attempts: attemptsOf(found).map(attemptView) };
+      const { attempts, nextAfter } = attemptPageView(await app.store.attempts.page(found, 0, ATTEMPTS_SHOWN));
+      return { ...deliveryView(found), attempts, attemptsNextAfter: nextAfter };
+    },
+  );
+
+  app.get(
+    '/v1/webhooks/deliveries/:delivery_id/attempts',
+    {
+      schema: {
+        tags,
+        summary: "A page of a delivery's attempts, oldest first (Herald's extension)",
+        description:
+          'Every attempt of the delivery in number order, `limit` at a time after attempt number `after`; ' +
+          '`nextAfter` continues, null on the last page. Attempts are never changed once recorded.',
+        params: deliveryParams,
+        querystring: attemptsQuery,
+        response: { 200: attemptPage, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const found = await repo.findForIntegrator(integratorOf(request), request.params.delivery_id);
+      if (!found) throw notFound();
+      logDelivery(request, found);
+      const { after, limit } = request.query;
+      return attemptPageView(await app.store.attempts.page(found, after, limit));
     },
   );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorParam, givenOnce, limitParam, nextCursor, uuid } from './common.js';
-import { attempt, delivery, deliveryParams } from './deliveries.js';
+import { attempt, attemptsNextAfter, delivery, deliveryParams } from './deliveries.js';
 
 // The operator's view of deliveries over the internal admin API (`herald admin deliveries …`): every integrator's,
 // with the integrator and the Temporal workflow that runs each.
@@ -14,7 +14,7 @@ export const adminDelivery = delivery
   .meta({ id: 'AdminDelivery' });
 
 export const adminDeliveryWithAttempts = adminDelivery
-  .extend({ attempts: z.array(attempt) })
+  .extend({ attempts: z.array(attempt).describe('its first 100 attempts, oldest first'), attemptsNextAfter })
   .meta({ id: 'AdminDeliveryWithAttempts' });
 
 export const adminDeliveryPage = z

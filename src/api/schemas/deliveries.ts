@@ -6,7 +6,7 @@ import {
   responseSummarySchema,
   terminalReasonSchema,
 } from '../../domain/delivery-vocabulary.js';
-import { cursorParam, dateTime, limitParam, nextCursor, uuid } from './common.js';
+import { cursorParam, dateTime, givenOnce, limitParam, nextCursor, uuid } from './common.js';
 
 const deliveryStatus = deliveryStatusSchema.describe(
   'pending while attempts remain; succeeded, failed (retries exhausted) and cancelled are terminal',
@@ -72,9 +72,34 @@ export const attempt = z
   })
   .meta({ id: 'Attempt' });
 
+/** Where the attempts shown continue: GET /v1/webhooks/deliveries/{delivery_id}/attempts?after=… (Herald's own). */
+export const attemptsNextAfter = z
+  .number()
+  .int()
+  .nullable()
+  .describe('the attempt number to pass as `after` for the next page of attempts; null when none follows');
+
 export const deliveryWithAttempts = delivery
-  .extend({ attempts: z.array(attempt) })
+  .extend({
+    attempts: z.array(attempt).describe('its first 100 attempts, oldest first (the rest: attemptsNextAfter)'),
+    attemptsNextAfter,
+  })
   .meta({ id: 'DeliveryWithAttempts' });
+
+export const attemptPage = z.object({ attempts: z.array(attempt), nextAfter: attemptsNextAfter }).meta({
+  id: 'AttemptPage',
+});
+
+export const attemptsQuery = z.strictObject({
+  after: z
+    .string(givenOnce)
+    .regex(/^[0-9]{1,10}$/, 'must be an attempt number')
+    .transform(Number)
+    .default(0)
+    .meta({ type: 'integer', minimum: 0, default: 0 })
+    .describe('list the attempts numbered after this one (nextAfter of the previous page)'),
+  limit: limitParam,
+});
 
 export const deliveryPage = z.object({ deliveries: z.array(delivery), nextCursor }).meta({ id: 'DeliveryPage' });
 
@@ -115,6 +140,7 @@ export const testDeliveryResponse = z
 export type Delivery = z.infer<typeof delivery>;
 export type DeliveryAttempt = z.infer<typeof attempt>;
 export type DeliveryWithAttempts = z.infer<typeof deliveryWithAttempts>;
+export type AttemptPage = z.infer<typeof attemptPage>;
 export type DeliveryPage = z.infer<typeof deliveryPage>;
 export type DeliveryFilters = Omit<z.input<typeof deliveriesQuery>, 'cursor' | 'limit'>;
 export type TestDeliveryResponse = z.infer<typeof testDeliveryResponse>;

@@ -38,6 +38,15 @@ export const attemptView = (a: AttemptDoc) => ({
   retryInSeconds: a.retryInSeconds ?? null,
 });
 
+/** How many attempts a delivery's detail shows; the rest are paged (GET …/deliveries/{id}/attempts). */
+export const ATTEMPTS_SHOWN = 100;
+
+/** A page of attempts as the API shows it. */
+export const attemptPageView = (page: { attempts: AttemptDoc[]; nextAfter: number | null }) => ({
+  attempts: page.attempts.map(attemptView),
+  nextAfter: page.nextAfter,
+});
+
 /** §2.5 `event` of a test delivery sent to `subscriptionId`. */
 export const testEventView = (e: EventDoc, subscriptionId: string) => ({
   id: e._id,

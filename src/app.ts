@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import type { MongoOptions } from './store/mongo.js';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { fastifyTrustProxy } from './config-trust-proxy.js';
 import { loadMasterKey } from './crypto/master-key.js';
 import { connectionsPlugin } from './api/plugins/external/connections.js';
 import { openapiPlugin } from './api/plugins/external/openapi.js';
@@ -56,6 +57,8 @@ export async function buildApp({
       ...(logStream ? { stream: logStream } : {}),
     },
     logController: new OneLinePerRequest(),
+    // Behind a TLS proxy every peer is the proxy: request.ip (the failure limiter's key) comes from X-Forwarded-For.
+    trustProxy: fastifyTrustProxy(config.HERALD_TRUST_PROXY),
     bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_RETRY_AFTER_MAX_SECONDS } from './domain/attempt-rule.js';
+import { trustProxySetting } from './config-trust-proxy.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalString = z
@@ -69,6 +70,8 @@ export const configSchema = z.object({
   TEMPORAL_TLS_SERVER_NAME: optionalString,
   TEMPORAL_API_KEY: optionalString,
   TEMPORAL_API_KEY_FILE: optionalString,
+  /** Fastify's trustProxy (src/config-trust-proxy.ts): which peers' X-Forwarded-For names the client (docs/security.md). */
+  HERALD_TRUST_PROXY: trustProxySetting,
   HERALD_ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** Attempts one worker runs at once (maxConcurrentActivityTaskExecutions): docs/operations.md, "Sizing the worker". */
   HERALD_WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).max(2000).default(100),

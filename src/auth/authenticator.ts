@@ -26,7 +26,8 @@ const SHARED_MARGIN_SEC = 5;
 
 export type AuthResult =
   | { readonly ok: true; readonly integratorId: string; readonly keyId: string }
-  | { readonly ok: false; readonly cause: string };
+  /** `verified`: the signature was good (a replay), so the credential is not a guess. */
+  | { readonly ok: false; readonly cause: string; readonly verified?: true };
 
 const PUBKEY = /^0x[0-9a-fA-F]{66}$/;
 const TIMESTAMP = /^[0-9]{1,12}$/;
@@ -34,6 +35,7 @@ const TIMESTAMP = /^[0-9]{1,12}$/;
 const SIGNATURE = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
 
 const fail = (cause: string): AuthResult => ({ ok: false, cause });
+const replayed = (cause: string): AuthResult => ({ ok: false, cause, verified: true });
 
 /** Why these headers cannot be a credential (missing or malformed), or undefined when their shapes are right. */
 export function credentialShapeProblem(
@@ -79,11 +81,11 @@ export function createAuthenticator(deps: {
       return fail('bad signature');
     // Keyed on the message, not the signature: ECDSA signatures are malleable ((r, s) and (r, n−s) both verify).
     const digest = createHash('sha256').update(publicKey).update('\0').update(message).digest('base64');
-    if (!deps.replay.firstUse(digest)) return fail('replayed request');
+    if (!deps.replay.firstUse(digest)) return replayed('replayed request');
     // A digest includes its timestamp, which is only accepted within the window: it need not outlive the window.
     const expiresAt = new Date((Number(timestamp) + TIMESTAMP_TOLERANCE_SEC + SHARED_MARGIN_SEC) * 1000);
     if (deps.sharedReplay && !(await deps.sharedReplay.firstUse(digest, expiresAt)))
-      return fail('replayed request (seen by another instance)');
+      return replayed('replayed request (seen by another instance)');
     return { ok: true, integratorId: key.integratorId, keyId: key.keyId };
   };
 }

@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+
 export interface FailureLimiterOptions {
   /** Failed authentications allowed per client address within one window. */
   readonly limit: number;
@@ -44,3 +46,16 @@ export function createFailureLimiter(opts: FailureLimiterOptions) {
 }
 
 export type FailureLimiter = ReturnType<typeof createFailureLimiter>;
+
+/**
+ * The address a client's failures count under: an IPv4 address as is (also when IPv4-mapped), an IPv6 address by its
+ * /64, since one subscriber usually holds a whole /64 and could otherwise count under 2^64 fresh addresses.
+ */
+export function failureAddressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv4') return addr.toString();
+  const v6 = addr as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  return `${new ipaddr.IPv6([...v6.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}

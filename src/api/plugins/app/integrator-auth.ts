@@ -11,7 +11,7 @@ declare module 'fastify' {
     authKeys: KeyCache;
     /** The integrator guard's two hooks, installed by the integrator scope (src/api/scopes/integrator-scope.ts). */
     integratorAuth: {
-      /** onRequest: a blocked address (429) or headers that cannot be a credential (401), before the body is read. */
+      /** onRequest: headers that cannot be a credential (401, or 429 from a blocked address), before the body is read. */
       precheck(request: FastifyRequest): Promise<void>;
       /** preValidation: the full check of §5 over the raw body; sets request.integratorId and keyId. */
       authenticate(request: FastifyRequest): Promise<void>;
@@ -37,16 +37,17 @@ export const integratorAuthPlugin = fp(
     const authenticate = createAuthenticator({ keys, replay, sharedReplay: app.store.expiring });
     app.decorate('authKeys', keys);
 
-    const refuse = (request: FastifyRequest, cause: string): never => {
-      app.authFailures.record(request);
+    // Only a credential that did not verify is counted against (and, over the limit, refused by) the failure
+    // limiter; a replay of a verified message is not: it is a good client retrying, never a guess.
+    const refuse = (request: FastifyRequest, cause: string, counted = true): never => {
       app.metrics.authFailed(authFailureReason(cause));
       request.log.info({ cause }, 'unauthorized');
+      if (counted) app.authFailures.count(request);
       throw unauthorized();
     };
 
     app.decorate('integratorAuth', {
       async precheck(request: FastifyRequest) {
-        app.authFailures.refuseIfBlocked(request);
         const cause = credentialShapeProblem(
           header(request, 'x-pubkey'),
           header(request, 'x-timestamp'),
@@ -63,7 +64,7 @@ export const integratorAuthPlugin = fp(
           target: request.raw.url ?? request.url,
           body: request.rawBody,
         });
-        if (!result.ok) refuse(request, result.cause);
+        if (!result.ok) refuse(request, result.cause, !result.verified);
         else {
           request.integratorId = result.integratorId;
           request.keyId = result.keyId;

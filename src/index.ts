@@ -23,14 +23,19 @@ export { HeraldAdminClient, type Integrator, type IntegratorKey } from './client
 export { HeraldApiError, type QueryValue } from './client/http.js';
 export { requestSigningInput, signRequest } from './crypto/request-signature.js';
 export {
+  heraldEventTypes,
   historyEventTypes,
   lifecycleEventTypes,
   providers,
   subscribableEventTypes,
+  SUBSCRIPTION_PAUSED_TYPE,
   TEST_EVENT_TYPE,
+  type HeraldEventType,
   type HistoryEventType,
   type LifecycleEventType,
+  type NameableEventType,
   type Provider,
+  type SpecHistoryEventType,
   type SubscribableEventType,
 } from './domain/event-types.js';
 export * from './receiver/index.js';

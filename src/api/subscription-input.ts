@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generateSigningKey, type KeyVault } from '../crypto/key-encryption.js';
-import type { SubscribableEventType } from '../domain/event-types.js';
+import type { NameableEventType } from '../domain/event-types.js';
 import type { CallbackUrlPolicy } from '../net/callback-url.js';
 import type { SubscriptionDoc } from '../store/documents.js';
 import type { NewSigningKey } from '../store/subscriptions-repo.js';
@@ -24,10 +24,11 @@ export async function acceptedCallbackUrl(policy: CallbackUrlPolicy, raw: string
 }
 
 /**
- * Omitted or empty means every subscribable type (§6.2), stored as 'all' so that the meaning is explicit. Duplicates
- * are dropped, the first occurrence keeping its place.
+ * Omitted or empty means every type of the spec's subscribable enum (§6.2), stored as 'all' so that the meaning is
+ * explicit (Herald's own types are never part of 'all'). Duplicates are dropped, the first occurrence keeping its
+ * place.
  */
-export const storedEventTypes = (types: readonly SubscribableEventType[] | undefined): SubscriptionDoc['eventTypes'] =>
+export const storedEventTypes = (types: readonly NameableEventType[] | undefined): SubscriptionDoc['eventTypes'] =>
   types === undefined || types.length === 0 ? 'all' : [...new Set(types)];
 
 /** A new P-256 key pair for a subscription; the private key leaves this function only sealed (AAD = its id). */

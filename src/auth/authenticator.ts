@@ -24,6 +24,13 @@ export interface SharedReplayStore {
 /** Beyond the window, a shared digest is kept this much longer: a margin for clock differences between instances. */
 const SHARED_MARGIN_SEC = 5;
 
+/**
+ * Methods that change nothing (RFC 9110 §9.2.1): answering one twice is what a retrying or polling client expects, and
+ * the ±60 s window of §5 bounds a captured one. Every other method (POST, PUT, PATCH, DELETE, and any unknown one) is
+ * refused when repeated exactly.
+ */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export type AuthResult =
   | { readonly ok: true; readonly integratorId: string; readonly keyId: string }
   /** `verified`: the signature was good (a replay), so the credential is not a guess. */
@@ -54,7 +61,8 @@ export function credentialShapeProblem(
  * Checks the three headers of §5 in order of cost: shapes, the time window, the key (cached), the signature
  * (OpenSSL, on the event loop: a hand-off to libuv's thread pool costs more CPU than the ≈ 60 µs verification
  * itself), and last replay protection, so that only verified messages are remembered: the per-process cache first (a
- * replay to the same instance costs no round trip), then the shared store (a share of one batched insert).
+ * replay to the same instance costs no round trip), then the shared store (a share of one batched insert). Replay
+ * protection applies to requests that change state only: a safe method (GET) touches neither cache nor store.
  */
 export function createAuthenticator(deps: {
   keys: KeyCache;
@@ -79,14 +87,23 @@ export function createAuthenticator(deps: {
     const message = requestSigningInput(timestamp, req.method, req.target, req.body);
     if (!verifyRequestSignature(key.keyObject, message, Buffer.from(signature.slice(2), 'hex')))
       return fail('bad signature');
+    const ok: AuthResult = { ok: true, integratorId: key.integratorId, keyId: key.keyId };
+    if (SAFE_METHODS.has(req.method)) return ok;
     // Keyed on the message, not the signature: ECDSA signatures are malleable ((r, s) and (r, n−s) both verify).
     const digest = createHash('sha256').update(publicKey).update('\0').update(message).digest('base64');
     if (!deps.replay.firstUse(digest)) return replayed('replayed request');
+    if (!deps.sharedReplay) return ok;
     // A digest includes its timestamp, which is only accepted within the window: it need not outlive the window.
     const expiresAt = new Date((Number(timestamp) + TIMESTAMP_TOLERANCE_SEC + SHARED_MARGIN_SEC) * 1000);
-    if (deps.sharedReplay && !(await deps.sharedReplay.firstUse(digest, expiresAt)))
-      return replayed('replayed request (seen by another instance)');
-    return { ok: true, integratorId: key.integratorId, keyId: key.keyId };
+    let first: boolean;
+    try {
+      first = await deps.sharedReplay.firstUse(digest, expiresAt);
+    } catch (err) {
+      // The request fails (5xx) without having been accepted: its retry must not be refused as a replay here.
+      deps.replay.forget(digest);
+      throw err;
+    }
+    return first ? ok : replayed('replayed request (seen by another instance)');
   };
 }
 

@@ -25,6 +25,10 @@ export function createReplayCache(opts: { windowMs: number; maxEntries?: number;
       seen.set(digest, t + opts.windowMs);
       return true;
     },
+    /** Drops a digest recorded by `firstUse` whose request was not accepted after all (the shared write failed). */
+    forget(digest: string): void {
+      seen.delete(digest);
+    },
     get size(): number {
       return seen.size;
     },

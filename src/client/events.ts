@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { listEventsResponse } from '../api/schemas/events.js';
-import type { HistoryEventType, LifecycleEventType, Provider } from '../domain/event-types.js';
+import type { SpecHistoryEventType, LifecycleEventType, Provider } from '../domain/event-types.js';
 
 /** §2.1 history item and §2.2 page, as the API's zod schemas define them (src/api/schemas/events.ts). */
 export type { EventHistoryItem } from '../api/schemas/events.js';
@@ -11,7 +11,7 @@ export interface EventFilters {
   accountId?: string;
   userId?: string;
   transactionId?: string;
-  eventType?: HistoryEventType;
+  eventType?: SpecHistoryEventType;
   createdAfter?: Date | string;
   createdBefore?: Date | string;
   /** Page size 1–250 (server default 100). */

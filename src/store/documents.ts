@@ -1,5 +1,5 @@
 // The stored shape of every Herald collection, in one place. Dates are BSON dates; ids are uuid strings.
-import type { HistoryEventType, Provider, SubscribableEventType } from '../domain/event-types.js';
+import type { HistoryEventType, NameableEventType, Provider } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import type {
   Actor,
@@ -40,8 +40,11 @@ export interface SubscriptionDoc {
   _id: string;
   integratorId: string;
   url: string;
-  /** 'all': every subscribable type (eventTypes omitted or empty at create); otherwise a de-duplicated list. */
-  eventTypes: 'all' | SubscribableEventType[];
+  /**
+   * 'all': every type of the spec's subscribable enum (eventTypes omitted or empty at create), never Herald's own;
+   * otherwise a de-duplicated list, which may name Herald's own types.
+   */
+  eventTypes: 'all' | NameableEventType[];
   description: string | null;
   /** paused: new deliveries are made and held, none is attempted until resumed (docs/subscriptions.md). */
   status: 'enabled' | 'disabled' | 'paused';

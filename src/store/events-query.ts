@@ -1,6 +1,6 @@
 import type { Filter } from 'mongodb';
 import type { EventDoc } from './documents.js';
-import { TEST_EVENT_TYPE, type HistoryEventType } from '../domain/event-types.js';
+import { heraldEventTypes, TEST_EVENT_TYPE, type SpecHistoryEventType } from '../domain/event-types.js';
 import { after, type Position } from './cursor.js';
 
 /** Listing filters (§4.1); dates are exclusive bounds on createdAt. */
@@ -8,7 +8,7 @@ export interface EventListFilters {
   accountId?: string;
   userId?: string;
   transactionId?: string;
-  eventType?: HistoryEventType;
+  eventType?: SpecHistoryEventType;
   createdAfter?: Date;
   createdBefore?: Date;
 }
@@ -25,8 +25,9 @@ export function listFilter(integratorId: string, f: EventListFilters, position?:
   if (f.accountId !== undefined) filter.accountId = f.accountId;
   if (f.userId !== undefined) filter.userId = f.userId;
   if (f.transactionId !== undefined) filter.transactionId = f.transactionId;
-  // webhook.test events are not lifecycle events: listed only when asked for by name.
-  filter.eventType = f.eventType ?? { $ne: TEST_EVENT_TYPE };
+  // webhook.test events are not lifecycle events: listed only when asked for by name. Herald's own events are never
+  // listed, and cannot be asked for (the filter takes the spec's history enum only).
+  filter.eventType = f.eventType ?? { $nin: [TEST_EVENT_TYPE, ...heraldEventTypes] };
   const createdAt: { $gt?: Date; $lt?: Date; $lte?: Date } = {};
   if (f.createdAfter) createdAt.$gt = f.createdAfter;
   if (f.createdBefore) createdAt.$lt = f.createdBefore;

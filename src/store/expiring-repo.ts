@@ -45,10 +45,13 @@ export function createExpiringRepo(db: Db) {
     } catch (err: unknown) {
       if (!(err instanceof MongoBulkWriteError)) return batch.forEach((b) => b.reject(err));
       const failed = new Map([err.writeErrors].flat().map((e) => [e.index, e.code]));
+      // A write-concern error comes without write errors: the inserts were applied but not acknowledged as durable
+      // (a rollback can lose them), so no digest of the batch counts as recorded. A duplicate key is still a replay.
+      const unconfirmed = err.result.getWriteConcernError() !== undefined;
       batch.forEach((b, i) => {
         const code = failed.get(i);
-        if (code === undefined) b.resolve(true);
-        else if (code === 11000) b.resolve(false);
+        if (code === 11000) b.resolve(false);
+        else if (code === undefined && !unconfirmed) b.resolve(true);
         else b.reject(err);
       });
     }

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { PauseReason } from '../domain/delivery-vocabulary.js';
-import { isSubscribable } from '../domain/event-types.js';
+import { isHeraldEventType, isSubscribable } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import { findByIds } from './by-ids.js';
 import type { Position } from './cursor.js';
@@ -73,12 +73,14 @@ export function createSubscriptionsRepo(db: Db) {
     ): Promise<{ id: string; version: number }[]> {
       // History-only types (customer.deleted, …) and webhook.test are not subscribable: nobody receives them.
       const type = event.eventType;
-      if (!isSubscribable(type)) return [];
+      const own = isHeraldEventType(type);
+      if (!own && !isSubscribable(type)) return [];
       return (
         Object.entries(await index.entries(event.integratorId))
           // A paused subscription still gets its deliveries: they are held until it is resumed.
           .filter(([, e]) => e.status !== 'disabled' && e.createdAt <= event.createdAt)
-          .filter(([, e]) => e.eventTypes === 'all' || e.eventTypes.includes(type))
+          // 'all' is the spec's subscribable enum (§6.2); Herald's own types go only to a subscription naming them.
+          .filter(([, e]) => (e.eventTypes === 'all' ? !own : e.eventTypes.includes(type)))
           .map(([id, e]) => ({ id, version: e.version }))
       );
     },

@@ -9,7 +9,7 @@ import { HeraldAdminClient } from '../../src/client/admin-client.js';
 import type { PublishEventInput } from '../../src/client/events.js';
 import type { Delivery, Subscription } from '../../src/client/herald-client.js';
 import type { Config } from '../../src/config.js';
-import type { LifecycleEventType, SubscribableEventType } from '../../src/domain/event-types.js';
+import type { LifecycleEventType, NameableEventType } from '../../src/domain/event-types.js';
 import { installTemporalRuntime } from '../../src/telemetry/temporal-runtime.js';
 import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
 import { buildTestApp, closeTestApp } from './app.js';
@@ -34,7 +34,7 @@ export interface DeliveryStack {
   readonly baseUrl: string;
   requestsTo(path: string): RecordedRequest[];
   /** Creates a subscription through the API, to `https://<host>:<receiver port><path>`. */
-  subscribe(path: string, eventTypes?: SubscribableEventType[], host?: string, port?: number): Promise<Subscription>;
+  subscribe(path: string, eventTypes?: NameableEventType[], host?: string, port?: number): Promise<Subscription>;
   /** Publishes an event of Alice's through the admin API; resolves with its id. */
   publish(eventType?: LifecycleEventType): Promise<string>;
   deliveriesOf(eventId: string, subscriptionId?: string): Promise<Delivery[]>;

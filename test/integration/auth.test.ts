@@ -116,6 +116,17 @@ describe('integrator authentication (real app)', () => {
     assert.deepEqual(await send(fresh), { status: 401, body: UNAUTHORIZED });
   });
 
+  it('answers a repeated signed GET (a client retrying a read); refuses every repeated state-changing request', async () => {
+    const get = signed('GET');
+    assert.equal((await send(get)).status, 200);
+    assert.equal((await send(get)).status, 200, 'the same signed GET again, within the same second');
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const r = signed(method);
+      assert.equal((await send(r)).status, 200, method);
+      assert.deepEqual(await send(r), { status: 401, body: UNAUTHORIZED }, `a repeated ${method}`);
+    }
+  });
+
   it('accepts timestamps at ±59 s and rejects ±61 s', async () => {
     assert.equal((await send(signed('POST', 59))).status, 200);
     assert.equal((await send(signed('POST', -59))).status, 200);

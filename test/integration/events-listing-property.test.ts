@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { TEST_EVENT_TYPE, type HistoryEventType } from '../../src/domain/event-types.js';
+import { TEST_EVENT_TYPE, type SpecHistoryEventType } from '../../src/domain/event-types.js';
 import { keysetPage, type Position } from '../../src/store/cursor.js';
 import type { EventDoc } from '../../src/store/documents.js';
 import { createEventsRepo, type EventsRepo } from '../../src/store/events-repo.js';
@@ -27,7 +27,12 @@ const SPAN = 300; // createdAt = T0 + 0..SPAN-1 seconds: many ties, every date b
 const accounts = [randomUUID(), randomUUID(), randomUUID()];
 const users = [randomUUID(), randomUUID(), randomUUID()];
 const txns = [randomUUID(), randomUUID()];
-const types: HistoryEventType[] = ['transaction.completed', 'customer.created', 'customer.updated', TEST_EVENT_TYPE];
+const types: SpecHistoryEventType[] = [
+  'transaction.completed',
+  'customer.created',
+  'customer.updated',
+  TEST_EVENT_TYPE,
+];
 
 /** The plain reference: the spec's semantics written out over every stored event. */
 function reference(all: readonly EventDoc[], integratorId: string, f: EventListFilters): string[] {

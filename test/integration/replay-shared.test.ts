@@ -1,5 +1,6 @@
-// Issue 11 item 6: a signed request replayed to another API instance over the same database is refused (the shared
-// replay store: one insert by `_id` = digest); expired digests are swept in code (FerretDB has no TTL expiry).
+// Issue 11 item 6: a signed request that changes state, replayed to another API instance over the same database, is
+// refused (the shared replay store: one insert by `_id` = digest); expired digests are swept in code (FerretDB has no
+// TTL expiry). Issue 33 item 5: a repeated GET is answered, and writes nothing to the shared store.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
@@ -7,16 +8,21 @@ import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
 import { signedHeaders } from '../helpers/signed.js';
 
+/** A test-only route that changes nothing, for every method, behind the same auth as every /v1 route. */
+function echoRoute(app: FastifyInstance): void {
+  app.route({ method: ['GET', 'POST'], url: '/v1/echo', handler: async () => ({ ok: true }) });
+}
+
 describe('replay protection across API instances', () => {
   let a: FastifyInstance;
   let b: FastifyInstance;
   let acme: TestIntegrator;
   before(async () => {
-    ({ app: a } = await buildTestApp());
-    ({ app: b } = await buildTestApp({
-      MONGODB_DB: a.config.MONGODB_DB,
-      HERALD_MASTER_KEY: a.config.HERALD_MASTER_KEY ?? '',
-    }));
+    ({ app: a } = await buildTestApp({}, echoRoute));
+    ({ app: b } = await buildTestApp(
+      { MONGODB_DB: a.config.MONGODB_DB, HERALD_MASTER_KEY: a.config.HERALD_MASTER_KEY ?? '' },
+      echoRoute,
+    ));
     acme = await registerIntegrator(a, await listen(a));
   });
   after(async () => {
@@ -27,26 +33,39 @@ describe('replay protection across API instances', () => {
   const send = (app: FastifyInstance, url: string, headers: Record<string, string>, payload?: string) =>
     app.inject({ method: payload === undefined ? 'GET' : 'POST', url, headers, payload });
 
-  it('accepts a request on one instance and refuses the same bytes on the other, both ways', async () => {
+  it('accepts a POST on one instance and refuses the same bytes on the other, both ways', async () => {
     for (const [first, second, n] of [
       [a, b, 1],
       [b, a, 2],
     ] as const) {
-      const url = `/v1/credentials/current?n=${n}`;
-      const headers = signedHeaders(acme, 'GET', url);
-      assert.equal((await send(first, url, headers)).statusCode, 200);
-      const replayed = await send(second, url, headers);
+      const url = `/v1/echo?n=${n}`;
+      const headers = signedHeaders(acme, 'POST', url, '{}');
+      assert.equal((await send(first, url, headers, '{}')).statusCode, 200);
+      const replayed = await send(second, url, headers, '{}');
       assert.equal(replayed.statusCode, 401);
       assert.deepEqual(replayed.json(), { error: 'unauthorized', status: 401 });
-      assert.equal((await send(first, url, headers)).statusCode, 401, 'the local fast path refuses too');
+      assert.equal((await send(first, url, headers, '{}')).statusCode, 401, 'the local fast path refuses too');
     }
   });
 
-  it('ten instances-worth of concurrent replays of one request: exactly one accepted', async () => {
-    const url = '/v1/query/events?limit=1';
+  it('ten instances-worth of concurrent replays of one POST: exactly one accepted', async () => {
+    const url = '/v1/echo?concurrent';
+    const headers = signedHeaders(acme, 'POST', url, '{}');
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? a : b, url, headers, '{}')));
+    assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 401, 401, 401, 401, 401, 401, 401, 401, 401]);
+  });
+
+  it('answers the same signed GET on both instances, again and again, and records no digest for it', async () => {
+    const replays = a.mongo.db.collection('replays');
+    const before = await replays.countDocuments({});
+    const url = '/v1/credentials/current?polled';
     const headers = signedHeaders(acme, 'GET', url);
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? a : b, url, headers)));
-    assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 401, 401, 401, 401, 401, 401, 401, 401, 401]);
+    assert.deepEqual(
+      answers.map((r) => r.statusCode),
+      Array<number>(10).fill(200),
+    );
+    assert.equal(await replays.countDocuments({}), before, 'a GET writes nothing to the shared replay store');
   });
 
   it('records concurrent digests in batches (group commit): each answer is its own, duplicates refused', async () => {

@@ -102,8 +102,12 @@ describe('webhook subscriptions API: create, list, update', () => {
     ]);
     assert.equal(schemas.CreateSubscription?.additionalProperties, false);
     assert.deepEqual(schemas.CreateSubscription?.required, ['url']);
+    // The spec's subscribable enum and Herald's own, side by side (test/integration/operational-event-opt-in.test.ts).
     const body = JSON.stringify(schemas.CreateSubscription);
-    assert.ok(body.includes('customer.awaiting_information') && !body.includes('webhook.test'));
+    for (const id of ['SubscribableEventType', 'HeraldEventType'])
+      assert.ok(body.includes(`"#/components/schemas/${id}"`), `eventTypes refers to ${id}`);
+    const spec = JSON.stringify(schemas.SubscribableEventType);
+    assert.ok(spec.includes('customer.awaiting_information') && !spec.includes('webhook.'));
   });
 
   it('keeps the subscribable types as given, and refuses duplicates and other types naming the value', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pauseReasons } from '../../domain/delivery-vocabulary.js';
-import { subscribableEventTypes } from '../../domain/event-types.js';
+import { heraldEventTypes, subscribableEventTypes } from '../../domain/event-types.js';
 import { MAX_CALLBACK_URL_LENGTH } from '../../net/callback-url.js';
 import { cursorParam, dateTime, limitParam, nextCursor, uuid } from './common.js';
 
@@ -23,18 +23,37 @@ const publicKeyHex = z
   .regex(/^0[23][0-9a-f]{64}$/)
   .describe('compressed SEC1 P-256 public key: 66 lowercase hex digits, no `0x` prefix (§2.4)');
 
-/** A request value: one of the subscribable types (§6.1), the error naming the value that is not. */
-const subscribableType = z.enum(subscribableEventTypes, {
+/** The spec's subscribable enum (§6.1), exactly as given. */
+const specSubscribableType = z
+  .enum(subscribableEventTypes)
+  .meta({ id: 'SubscribableEventType', description: 'the subscribable event types of the interface (§6.1)' });
+
+/**
+ * Herald's own event types, a second enum beside the spec's (never inside it): delivered only to a subscription that
+ * names them, never to one subscribed to all types, never listed with the integrator's events.
+ */
+const heraldEventType = z.enum(heraldEventTypes).meta({
+  id: 'HeraldEventType',
+  description:
+    "Herald's extension, not in the interface: webhook.subscription_paused (Herald paused one of the integrator's " +
+    'subscriptions) is delivered only to a subscription that names it, and never listed by GET /v1/query/events',
+});
+
+/** A type a subscription can name: the spec's or Herald's; the error names the value that is neither. */
+const nameableType = z.union([specSubscribableType, heraldEventType], {
   error: (issue) => `${JSON.stringify(issue.input)} is not a subscribable event type`,
 });
 
-/** Omitted or empty means every subscribable type (§6.2); a type given twice is a 400 (uniqueItems). */
+/** Omitted or empty means every type of the spec's subscribable enum (§6.2); a type given twice is a 400 (uniqueItems). */
 const eventTypesInput = z
-  .array(subscribableType)
+  .array(nameableType)
   .max(100)
   .refine((types) => new Set(types).size === types.length, 'must not repeat an event type')
   .meta({ uniqueItems: true })
-  .describe('event types to deliver, each at most once; omitted or [] = all subscribable types');
+  .describe(
+    "event types to deliver, each at most once; omitted or [] = all of the interface's subscribable types (Herald's " +
+      'own types only when named)',
+  );
 
 const description = z
   .string()
@@ -75,8 +94,8 @@ export const subscription = z
     id: uuid,
     url: z.string().describe('the callback URL, WHATWG-normalised'),
     eventTypes: z
-      .array(z.enum(subscribableEventTypes))
-      .describe('[] = subscribed to every subscribable type, including ones added later'),
+      .array(z.union([specSubscribableType, heraldEventType]))
+      .describe("[] = subscribed to every type of the interface's subscribable enum (not to Herald's own types)"),
     description: z.string().nullable(),
     status: subscriptionState,
     pausedReason: z

@@ -1,5 +1,5 @@
 import type { Subscription, UpdateSubscriptionInput } from '../../client/herald-client.js';
-import type { SubscribableEventType } from '../../domain/event-types.js';
+import type { NameableEventType } from '../../domain/event-types.js';
 import { integratorClient, KEY_HELP, signedOptions } from '../credentials.js';
 import { formatFields, formatTable, listingOptions, printListing, shortTime, type Column } from '../output.js';
 import { parseCommandArgs, printJson, UsageError } from '../support.js';
@@ -43,13 +43,13 @@ export function printSubscription(io: CliIo, s: Subscription, json: boolean): vo
   );
 }
 
-const eventTypesOf = (values: Record<string, unknown>): SubscribableEventType[] | undefined => {
+const eventTypesOf = (values: Record<string, unknown>): NameableEventType[] | undefined => {
   const given = values['event-type'] as string[] | undefined;
   if (values['all-event-types']) {
     if (given) throw new UsageError('give --event-type or --all-event-types, not both');
     return [];
   }
-  return given?.flatMap((t) => t.split(',')).filter((t) => t !== '') as SubscribableEventType[] | undefined;
+  return given?.flatMap((t) => t.split(',')).filter((t) => t !== '') as NameableEventType[] | undefined;
 };
 
 const idCommand = (

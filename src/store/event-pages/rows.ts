@@ -1,5 +1,5 @@
 import type { EventDoc } from '../documents.js';
-import { TEST_EVENT_TYPE } from '../../domain/event-types.js';
+import { isHeraldEventType, TEST_EVENT_TYPE } from '../../domain/event-types.js';
 import type { EventListFilters } from '../events-query.js';
 
 /**
@@ -53,10 +53,12 @@ export function newestFirstUnique<R extends RowBase>(rows: readonly R[]): R[] {
 /**
  * The listing keys an event is filed under, one per filter dimension: its integrator's whole history, its type,
  * and each routing id it has. webhook.test events are filed only under their type: every other listing leaves
- * them out.
+ * them out. Herald's own events (webhook.subscription_paused) are filed under none: the history lists the spec's
+ * types only (they are stored, and delivered to the subscriptions naming them).
  */
 export function keysOf(e: Pick<EventDoc, 'integratorId' | 'eventType' | 'accountId' | 'userId' | 'transactionId'>) {
   const k = (dim: string, value = '') => `${e.integratorId}|${dim}|${value}`;
+  if (isHeraldEventType(e.eventType)) return [];
   if (e.eventType === TEST_EVENT_TYPE) return [k('type', e.eventType)];
   const keys = [k('all'), k('type', e.eventType)];
   if (e.accountId !== null) keys.push(k('account', e.accountId));
@@ -79,9 +81,13 @@ export function keyFor(integratorId: string, f: EventListFilters): string {
   return k('all');
 }
 
-/** Whether a row of the query's key passes every filter (the key's own filter holds by construction). */
+/**
+ * Whether a row of the query's key passes every filter (the key's own filter holds by construction). Herald's own
+ * events filed before they were left out of the listing (keysOf) are skipped here.
+ */
 export function matches(r: PageRow, f: EventListFilters): boolean {
   return (
+    !isHeraldEventType(r.t) &&
     (f.eventType === undefined || r.t === f.eventType) &&
     (f.accountId === undefined || r.a === f.accountId) &&
     (f.userId === undefined || r.u === f.userId) &&

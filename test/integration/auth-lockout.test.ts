@@ -87,8 +87,16 @@ describe('no lockout through a proxy (HERALD_TRUST_PROXY=127.0.0.1/32)', () => {
     const signed = valid('mallory');
     const mine = await get(mallory, ...signed);
     assert.equal(mine.status, 200, mine.body);
-    // Its exact repeat is a replay, refused by replay protection (401), not by the limiter: the signature verified.
-    assert.equal((await get(mallory, ...signed)).status, 401);
+    // A repeated GET is answered again (replay protection covers requests that change state only).
+    assert.equal((await get(mallory, ...signed)).status, 200);
+    // A repeated POST is a replay, refused by replay protection (401), not by the limiter: its signature verified.
+    const path = '/v1/webhooks/subscriptions';
+    const post = JSON.stringify({ url: 'not a url' });
+    const postHeaders = { ...signedHeaders(acme, 'POST', path, post), 'content-type': 'application/json' };
+    const first = await requestFrom(mallory, proxy.port, { method: 'POST', path, headers: postHeaders, body: post });
+    assert.equal(first.status, 400, first.body);
+    const again = await requestFrom(mallory, proxy.port, { method: 'POST', path, headers: postHeaders, body: post });
+    assert.equal(again.status, 401, again.body);
     assert.equal(JSON.parse(mine.body).integratorId, acme.integratorId);
     const body = JSON.stringify(sampleEvent(acme.integratorId));
     const published = await requestFrom(mallory, proxy.port, {

@@ -51,7 +51,7 @@ describe('replay protection: requests that change state only', () => {
     assert.equal(shared.calls.length, 0, 'a GET costs no shared write');
     const post = signed('POST', '/v1/webhooks/subscriptions', '{"url":"https://h.example/x"}');
     assert.equal((await authenticate(post)).ok, true);
-    assert.deepEqual(await authenticate(post), { ok: false, cause: 'replayed request' });
+    assert.deepEqual(await authenticate(post), { ok: false, cause: 'replayed request', verified: true });
     for (const method of ['PUT', 'PATCH', 'DELETE']) {
       const r = signed(method, '/v1/webhooks/subscriptions/abc');
       assert.equal((await authenticate(r)).ok, true);

@@ -3,18 +3,20 @@ import { HttpError } from './errors.js';
 
 /**
  * Admission control of the event ingest (docs/events.md, "Load shedding"). At most `concurrency` ingests run at once
- * per API instance; up to `queue` more wait their turn in arrival order, each for `maxWaitMs` at most; beyond that
+ * per API instance; up to `queue` more wait their turn, integrators in turn and each one's in arrival order, each for
+ * `maxWaitMs` at most; beyond that
  * an ingest is answered 503 `overloaded` with Retry-After, before anything is read or written. So the database never
  * holds more of this instance's ingests than it serves in a few seconds, and a backlog (producers retrying after a
  * restart of a dependency) cannot grow without limit: a producer retries later instead.
  */
 export interface IngestGate {
   /**
-   * Waits for a slot; resolves with its release (call it exactly once, when the ingest ends), or null when the
+   * Waits for a slot, in turn with the other `key`s (integrators) that wait; resolves with its release (call it
+   * exactly once, when the ingest ends), or null when the
    * caller went away (`gone()` true once its turn came) — then no slot is held. Throws the 503 when the queue is
    * full, or when no slot came within `maxWaitMs`.
    */
-  enter(gone?: () => boolean): Promise<(() => void) | null>;
+  enter(gone?: () => boolean, key?: string): Promise<(() => void) | null>;
   /** Ingests running and waiting now. */
   readonly running: number;
   readonly waiting: number;
@@ -43,17 +45,29 @@ interface Waiter {
 
 export function createIngestGate(options: IngestGateOptions): IngestGate {
   const { concurrency, queue, maxWaitMs = 2_000, retryAfterSec = 1 } = options;
+  // One producer (the platform) publishes for every integrator: waiting ingests queue per integrator and a freed slot
+  // goes to the integrators in turn (a Map keeps insertion order: the one served moves to the back), so one
+  // integrator's burst waits behind itself, not in front of everybody (issue 32). No key may hold more than half of
+  // the queue, so a burst cannot shed the others either.
+  const perKey = Math.max(1, Math.ceil(queue / 2));
   let running = 0;
-  const waiters: Waiter[] = [];
+  let waiting = 0;
+  const queues = new Map<string, Waiter[]>();
 
   const release = () => {
-    const next = waiters.shift();
-    if (!next) {
+    const first = queues.entries().next();
+    if (first.done) {
       running -= 1;
       return;
     }
+    const [key, list] = first.value;
+    const next = list.shift();
+    queues.delete(key);
+    if (list.length > 0) queues.set(key, list);
+    if (!next) return release();
+    waiting -= 1;
     clearTimeout(next.timer);
-    next.admit(); // the slot passes straight to the next in line
+    next.admit(); // the slot passes straight to the next in turn
   };
   const slot = () => {
     let released = false;
@@ -69,23 +83,28 @@ export function createIngestGate(options: IngestGateOptions): IngestGate {
       return running;
     },
     get waiting() {
-      return waiters.length;
+      return waiting;
     },
-    async enter(gone = () => false) {
+    async enter(gone = () => false, key = '') {
       if (running < concurrency) {
         running += 1;
         return slot();
       }
-      if (waiters.length >= queue) throw overloaded(retryAfterSec);
+      const list = queues.get(key) ?? [];
+      if (waiting >= queue || list.length >= perKey) throw overloaded(retryAfterSec);
       await new Promise<void>((admit, shed) => {
         const waiter: Waiter = {
           admit,
           timer: setTimeout(() => {
-            waiters.splice(waiters.indexOf(waiter), 1);
+            list.splice(list.indexOf(waiter), 1);
+            if (list.length === 0 && queues.get(key) === list) queues.delete(key);
+            waiting -= 1;
             shed(overloaded(retryAfterSec));
           }, maxWaitMs),
         };
-        waiters.push(waiter);
+        list.push(waiter);
+        if (!queues.has(key)) queues.set(key, list);
+        waiting += 1;
       });
       if (!gone()) return slot();
       release(); // its client left while it waited: hand the slot on, do no work for nobody
@@ -100,10 +119,11 @@ export function createIngestGate(options: IngestGateOptions): IngestGate {
  */
 export function gated<Req extends FastifyRequest, Rep extends FastifyReply, R>(
   gate: IngestGate,
+  keyOf: (request: Req) => string,
   handler: (this: FastifyInstance, request: Req, reply: Rep) => Promise<R>,
 ): (this: FastifyInstance, request: Req, reply: Rep) => Promise<R> {
   return async function (this: FastifyInstance, request: Req, reply: Rep): Promise<R> {
-    const leave = await gate.enter(() => request.raw.socket?.destroyed === true);
+    const leave = await gate.enter(() => request.raw.socket?.destroyed === true, keyOf(request));
     if (!leave) throw overloaded(1);
     try {
       return await handler.call(this, request, reply);

@@ -7,8 +7,18 @@ export const deliveryStatuses = ['pending', 'succeeded', 'failed', 'cancelled'] 
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 export const terminalStatuses = ['succeeded', 'failed', 'cancelled'] as const satisfies readonly DeliveryStatus[];
 
-/** What a POST came to: 2xx, any other answer (3xx included: no redirect is followed), or no answer. */
-export const postOutcomes = ['succeeded', 'http_error', 'timeout', 'connection_error', 'blocked'] as const;
+/**
+ * What a POST came to: 2xx, any other answer (3xx included: no redirect is followed), or no answer;
+ * `endpoint_unresponsive`: not sent, the origin's last requests all timed out (src/net/endpoint-breaker.ts).
+ */
+export const postOutcomes = [
+  'succeeded',
+  'http_error',
+  'timeout',
+  'connection_error',
+  'blocked',
+  'endpoint_unresponsive',
+] as const;
 export type PostOutcome = (typeof postOutcomes)[number];
 
 /**

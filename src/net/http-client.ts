@@ -8,6 +8,7 @@ import {
 } from '../domain/attempt-bounds.js';
 import type { PostOutcome, ResponseSummary } from '../domain/delivery-vocabulary.js';
 import type { CallbackUrlPolicy } from './callback-url.js';
+import { BREAKER_TIMEOUTS, createEndpointBreaker, type EndpointBreaker } from './endpoint-breaker.js';
 import { classifyError, DeadlineError, readBounded, summarizeHeaders } from './http-outcome.js';
 import { createPinnedConnector } from './pinned-connector.js';
 
@@ -37,6 +38,8 @@ export interface WebhookHttpClientOptions {
   /** Bounds the wait for the response headers, each gap in the body, and (with the connect timeout) the whole post. */
   responseTimeoutMs?: number;
   maxResponseBytes?: number;
+  /** Per origin: holds requests back while an origin's requests keep timing out (default: one of its own). */
+  breaker?: EndpointBreaker;
 }
 
 /** Lower-cases names so a caller's User-Agent replaces ours instead of doubling it. */
@@ -55,6 +58,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
     connectTimeoutMs = HTTP_CONNECT_TIMEOUT_MS,
     responseTimeoutMs = HTTP_RESPONSE_TIMEOUT_MS,
     maxResponseBytes = RESPONSE_BODY_MAX_BYTES,
+    breaker = createEndpointBreaker(),
   } = options;
   const connector = createPinnedConnector({ checkHost: policy.checkHost, timeoutMs: connectTimeoutMs });
   // Keep-alive pool per origin. undici 7's Agent follows no redirect without the redirect interceptor: a 3xx is
@@ -91,6 +95,19 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
       };
     }
     const outgoing = requestHeaders(userAgent, headers);
+    const origin = syntax.url.origin;
+    if (breaker.admit(origin) === 'hold') {
+      const error = `not sent: the last ${BREAKER_TIMEOUTS} requests to ${origin} timed out; one at a time tries it again`;
+      return {
+        outcome: 'endpoint_unresponsive',
+        statusCode: null,
+        latencyMs: 0,
+        address: null,
+        error,
+        responseSummary: null,
+      };
+    }
+    let timedOut = false;
     let address: string | null = null;
     const payload = Buffer.from(body);
     pending.set(payload, (a) => (address = a ?? null));
@@ -122,6 +139,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
       };
     } catch (err) {
       const { outcome, error } = classifyError(err);
+      timedOut = outcome === 'timeout';
       const tried = err instanceof Error ? connector.addressOf(err) : undefined;
       return {
         outcome,
@@ -133,6 +151,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
       };
     } finally {
       clearTimeout(timer);
+      breaker.report(origin, timedOut);
     }
   }
 

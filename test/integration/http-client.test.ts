@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createAddressPolicy } from '../../src/net/address-policy.js';
 import { createCallbackUrlPolicy } from '../../src/net/callback-url.js';
+import { createEndpointBreaker } from '../../src/net/endpoint-breaker.js';
 import { createWebhookHttpClient, type WebhookHttpClientOptions } from '../../src/net/http-client.js';
 import { createResolver, type DnsLookup } from '../../src/net/resolver.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/receiver.js';
@@ -132,6 +133,32 @@ describe('webhook HTTP client: failures and connection handling', () => {
       assert.equal(result.outcome, 'timeout', result.error ?? '');
       assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
       assert.equal(result.statusCode, null);
+    } finally {
+      await client.close();
+      await receiver.close();
+    }
+  });
+
+  it('after timeouts in a row, holds requests to that origin without sending them, then probes once', async () => {
+    let answerSlowly = true;
+    const receiver = await startHttpsReceiver(() => ({ status: 204, delayMs: answerSlowly ? 2000 : 0 }));
+    const breaker = createEndpointBreaker({ threshold: 2, openMs: 400 });
+    const client = clientWith({ connectTimeoutMs: 1000, responseTimeoutMs: 150, breaker });
+    const url = `https://receiver.example.com:${receiver.port}/hook`;
+    try {
+      for (let i = 0; i < 2; i++) assert.equal((await client.post(url, headers, json)).outcome, 'timeout');
+      const held = await client.post(url, headers, json);
+      assert.equal(held.outcome, 'endpoint_unresponsive');
+      assert.match(
+        held.error ?? '',
+        /^not sent: the last \d+ requests to https:\/\/receiver\.example\.com:\d+ timed out/,
+      );
+      assert.equal(receiver.requests.length, 2, 'a held request never reaches the receiver');
+      answerSlowly = false;
+      await new Promise((r) => setTimeout(r, 450));
+      assert.equal((await client.post(url, headers, json)).outcome, 'succeeded', 'the probe goes, and answers');
+      assert.equal((await client.post(url, headers, json)).outcome, 'succeeded', 'closed again');
+      assert.equal(receiver.requests.length, 4);
     } finally {
       await client.close();
       await receiver.close();

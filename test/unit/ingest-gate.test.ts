@@ -61,4 +61,37 @@ describe('the ingest gate', () => {
     s();
     assert.equal(gate.running, 0);
   });
+
+  it("serves waiting integrators in turn: one integrator's burst does not go before another's ingest", async () => {
+    const gate = createIngestGate({ concurrency: 1, queue: 100 });
+    const running = await gate.enter(undefined, 'a');
+    const order: string[] = [];
+    const wait = (key: string, n: number) =>
+      gate.enter(undefined, key).then((leave) => {
+        order.push(`${key}${n}`);
+        leave!();
+      });
+    const burst = [1, 2, 3, 4].map((n) => wait('a', n));
+    await tick();
+    const other = wait('b', 1);
+    await tick();
+    running!();
+    await Promise.all([...burst, other]);
+    assert.deepEqual(order, ['a1', 'b1', 'a2', 'a3', 'a4']);
+  });
+
+  it('lets no integrator hold more than half of the queue', async () => {
+    const gate = createIngestGate({ concurrency: 1, queue: 4, maxWaitMs: 1_000 });
+    const running = await gate.enter(undefined, 'a');
+    const served = (entered: Promise<(() => void) | null>) => entered.then((leave) => leave!());
+    const queued = [served(gate.enter(undefined, 'a')), served(gate.enter(undefined, 'a'))];
+    await tick();
+    await assert.rejects(gate.enter(undefined, 'a'), (err: unknown) => err instanceof HttpError && err.status === 503);
+    const other = served(gate.enter(undefined, 'b')); // room for another integrator
+    await tick();
+    assert.equal(gate.waiting, 3);
+    running!();
+    await Promise.all([...queued, other]);
+    assert.equal(gate.running, 0);
+  });
 });

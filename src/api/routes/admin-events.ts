@@ -35,35 +35,39 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: eventHistoryItem, 201: eventHistoryItem, ...errorResponses(400, 401, 409, 413, 503) },
       },
     },
-    // Admitted first, before anything is read or written (docs/events.md, "Load shedding").
-    gated(gate, async (request: FastifyRequest<{ Body: PublishEventBody }>, reply: FastifyReply) => {
-      const { occurredAt, ...fields } = request.body;
-      // Validate everything before writing anything.
-      if (!(await app.store.integrators.known(fields.integratorId))) {
-        throw badRequest('body.integratorId: no registered integrator has this id');
-      }
-      // `data` as the producer wrote it (README "Payload fidelity"): the parsed value only passed validation.
-      const data = bodyMemberText(request, 'data') ?? NULL_JSON;
-      const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt), data });
-      // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
-      // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
-      const started = await app.fanOut.handOff(doc);
-      // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md): the
-      // repair runs before the event is filed into the listing, so the listing holds its final createdAt.
-      const inserted = await app.store.events.insertOnce(
-        doc,
-        (stored) => boundCommitLag(app.store.events, stored, request.log),
-        started,
-      );
-      const { created, event } = inserted;
-      if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
-        throw conflict(`an event with id ${doc._id} already exists with different content`);
-      }
-      if (created) {
-        app.metrics.eventIngested();
-        app.metrics.deliveriesCreated(started.length);
-      }
-      return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
-    }),
+    // Admitted first, before anything is read or written, integrators in turn (docs/events.md, "Load shedding").
+    gated(
+      gate,
+      (request: FastifyRequest<{ Body: PublishEventBody }>) => request.body.integratorId,
+      async (request, reply: FastifyReply) => {
+        const { occurredAt, ...fields } = request.body;
+        // Validate everything before writing anything.
+        if (!(await app.store.integrators.known(fields.integratorId))) {
+          throw badRequest('body.integratorId: no registered integrator has this id');
+        }
+        // `data` as the producer wrote it (README "Payload fidelity"): the parsed value only passed validation.
+        const data = bodyMemberText(request, 'data') ?? NULL_JSON;
+        const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt), data });
+        // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
+        // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
+        const started = await app.fanOut.handOff(doc);
+        // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md): the
+        // repair runs before the event is filed into the listing, so the listing holds its final createdAt.
+        const inserted = await app.store.events.insertOnce(
+          doc,
+          (stored) => boundCommitLag(app.store.events, stored, request.log),
+          started,
+        );
+        const { created, event } = inserted;
+        if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
+          throw conflict(`an event with id ${doc._id} already exists with different content`);
+        }
+        if (created) {
+          app.metrics.eventIngested();
+          app.metrics.deliveriesCreated(started.length);
+        }
+        return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
+      },
+    ),
   );
 };

@@ -65,14 +65,14 @@ const config = loadConfig({
   HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1',
   HERALD_ALLOW_CIDRS: '127.0.0.1/32',
   LOG_LEVEL: 'warn',
-  // Ephemeral scrape ports (the Temporal SDK exporter needs a fixed one: off here, see docs/operations-metrics.md).
+  // Ephemeral scrape ports, the Temporal SDK exporter off.
   HERALD_METRICS_PORT: '0',
   HERALD_WORKER_METRICS_PORT: '0',
   HERALD_TEMPORAL_METRICS_PORT: 'off',
   // The API's own worker is replaced by the bench's (below), whose activities are timed.
   HERALD_API_WORKER_SLOTS: '0',
 });
-installTemporalRuntime(config);
+await installTemporalRuntime(config);
 const apiMetrics = switchableMetrics();
 const workerMetrics = switchableMetrics();
 

@@ -5,10 +5,11 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { portOpen, spawnManaged, waitForPort, type Managed } from './lib/processes.js';
+import { freePort, portOpen, spawnManaged, waitForPort, type Managed } from './lib/processes.js';
 import { ensureTools, MONGO_WIRE_POOL, root, startMongoWire, startTemporalDev } from './lib/servers.js';
 import { createTestCa } from './lib/test-ca.js';
 import { DEFAULT_LISTEN_PORT, devListenerEnv, devTlsFiles, LISTEN_HOST } from '../src/cli/listen/dev-listener.js';
+import { loadConfig } from '../src/config.js';
 
 const data = join(root, '.data');
 
@@ -21,6 +22,23 @@ function localSecret(name: string, make: () => string): string {
 
 /** A port of a local server: its default, or the HERALD_DEV_… override (a shared machine, a second checkout). */
 const devPort = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+
+/**
+ * Where the API's and the worker's `/metrics` will be. A `0` becomes a free port chosen here and written into `env`,
+ * so that the address printed is the one they bind.
+ */
+async function metricsAddresses(env: NodeJS.ProcessEnv): Promise<{ api: string; worker: string }> {
+  const config = loadConfig(env);
+  const host = config.HERALD_METRICS_HOST.includes(':')
+    ? `[${config.HERALD_METRICS_HOST}]`
+    : config.HERALD_METRICS_HOST;
+  const address = async (name: 'HERALD_METRICS_PORT' | 'HERALD_WORKER_METRICS_PORT'): Promise<string> => {
+    if (config[name] === null) return `off (${name})`;
+    if (config[name] === 0) env[name] = String(await freePort());
+    return `http://${host}:${env[name] ?? config[name]}/metrics`;
+  };
+  return { api: await address('HERALD_METRICS_PORT'), worker: await address('HERALD_WORKER_METRICS_PORT') };
+}
 
 /** The local CA and `herald listen` certificate in .data/tls/ (90 days; made again when missing or past 60). */
 function ensureDevTls(): void {
@@ -93,6 +111,7 @@ async function main(): Promise<void> {
       temporalUi = `http://127.0.0.1:${uiPort}`;
     }
 
+    const metrics = await metricsAddresses(env);
     const tsx = ['--import', 'tsx'];
     const worker = spawnManaged('worker', process.execPath, [...tsx, join(root, 'src/worker.ts')], { env });
     procs.push(worker);
@@ -111,6 +130,7 @@ async function main(): Promise<void> {
 herald dev is up
   API          http://${host}:${port}/v1/health/ready
   API docs     http://${host}:${port}/docs   (OpenAPI: /openapi.json)
+  /metrics     API ${metrics.api}, worker ${metrics.worker}
   Temporal UI  ${temporalUi ?? `(external Temporal at ${env.TEMPORAL_ADDRESS})`}
   MongoDB      ${env.MONGODB_URL}
   admin token  ${process.env.HERALD_ADMIN_TOKEN ? '(from HERALD_ADMIN_TOKEN)' : '.data/admin.token'}

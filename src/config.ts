@@ -129,11 +129,12 @@ export const configSchema = z.object({
   HERALD_HEALTH_PROBE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
   HERALD_RETRY_AFTER_MAX_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_AFTER_MAX_SECONDS),
   /** Prometheus scrape listeners (docs/operations-metrics.md): the API's, the worker's, and the Temporal SDK's
-   * exporter that the worker proxies onto its own (bound on loopback only). */
+   * exporter that the worker proxies onto its own (bound on loopback only; 0: a free port, so that workers sharing
+   * a host need no setting for it). */
   HERALD_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   HERALD_METRICS_PORT: portOrOff(9464),
   HERALD_WORKER_METRICS_PORT: portOrOff(9465),
-  HERALD_TEMPORAL_METRICS_PORT: portOrOff(9466),
+  HERALD_TEMPORAL_METRICS_PORT: portOrOff(0),
   /** OTLP/HTTP endpoint of a trace collector, e.g. http://127.0.0.1:4318; unset: no tracing. */
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
 });

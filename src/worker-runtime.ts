@@ -18,7 +18,7 @@ import { createDeliveryActivities } from './delivery-activities.js';
 import { registerBacklogGauges } from './telemetry/backlog.js';
 import { createHeraldMetrics, disabledMetrics, type HeraldMetrics } from './telemetry/metrics.js';
 import { scrapeText, startMetricsServer, type MetricsServer } from './telemetry/metrics-server.js';
-import { temporalMetricsAddress } from './telemetry/temporal-runtime.js';
+import { temporalMetricsUrl } from './telemetry/temporal-runtime.js';
 
 export interface WorkerRuntime {
   readonly worker: Worker;
@@ -92,9 +92,10 @@ export async function createWorkerRuntime(
     if (metricsPort !== null && metrics.registry) {
       const registry = metrics.registry;
       registerBacklogGauges(registry, mongo.db);
-      const sdkPort = config.HERALD_TEMPORAL_METRICS_PORT;
-      const sdkUrl = sdkPort === null ? null : `http://${temporalMetricsAddress(sdkPort)}/metrics`;
+      // The exporter this process's runtime bound (installTemporalRuntime), wherever its port came from.
+      const sdkUrl = temporalMetricsUrl();
       metricsServer = await startMetricsServer({
+        setting: 'HERALD_WORKER_METRICS_PORT',
         host: config.HERALD_METRICS_HOST,
         port: metricsPort,
         contentType: prometheusContentType,

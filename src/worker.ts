@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   // The SDK's lines, its Rust core's included, as JSON lines with the delivery's ids (docs/operations-metrics.md).
   const logger = pino({ level: config.LOG_LEVEL });
   const level = temporalLogLevel(config.LOG_LEVEL);
-  installTemporalRuntime(config, temporalPinoLogger(logger), { level, forwardCoreLogs: true });
+  await installTemporalRuntime(config, temporalPinoLogger(logger), { level, forwardCoreLogs: true });
   // glibc reads these only at process start: the log says what this process runs with (Dockerfile, start:worker).
   const malloc = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_')));
   logger.info({ ...memory, malloc }, 'worker memory settings');

@@ -1,6 +1,7 @@
 // A bare HTTP listener for Prometheus scrapes, apart from the API port (docs/operations-metrics.md: exposure).
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { ConfigError } from '../config.js';
 
 export interface MetricsServer {
   readonly url: string;
@@ -8,6 +9,8 @@ export interface MetricsServer {
 }
 
 export interface MetricsServerOptions {
+  /** The variable that sets the port, named when the port is taken. */
+  readonly setting: string;
   readonly host: string;
   readonly port: number;
   readonly contentType: string;
@@ -33,7 +36,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   });
   server.requestTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(portTakenError(options.setting, `${options.host}:${options.port}`, err)));
     server.listen(options.port, options.host, () => resolve());
   });
   const { address, port } = server.address() as AddressInfo;
@@ -46,6 +49,30 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * A port already bound (by another worker on the host, say) as one line that names the variable to change; any other
+ * error as it is. Node reports EADDRINUSE, the SDK's Rust core the OS's text.
+ */
+export function portTakenError(setting: string, address: string, err: unknown): unknown {
+  const taken =
+    (err as NodeJS.ErrnoException | null)?.code === 'EADDRINUSE' ||
+    (err instanceof Error && /address already in use/i.test(err.message));
+  if (!taken) return err;
+  return new ConfigError(`${setting}: ${address} is already in use; set another port, 0 for a free one, or off`);
+}
+
+/** A loopback port free at this moment, chosen by the kernel. */
+export async function freeLoopbackPort(host: string): Promise<number> {
+  const probe = createTcpServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, host, () => resolve());
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /**

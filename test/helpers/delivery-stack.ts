@@ -65,7 +65,7 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
   }));
   // Before any worker, the API's own (HERALD_API_WORKER_SLOTS) included.
   if (!runtimeInstalled) {
-    installTemporalRuntime(testConfig(options.env), options.temporalLogger ?? new DefaultLogger('WARN'));
+    await installTemporalRuntime(testConfig(options.env), options.temporalLogger ?? new DefaultLogger('WARN'));
     runtimeInstalled = true;
   }
   const { app, config } = await buildTestApp(

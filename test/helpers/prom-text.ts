@@ -1,5 +1,5 @@
 // A small reader of the Prometheus text format, enough to check scraped figures in tests.
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from '../../src/telemetry/metrics-server.js';
 
 export interface Sample {
   readonly name: string;
@@ -49,10 +49,4 @@ export async function scrape(url: string): Promise<{ text: string; samples: Samp
 }
 
 /** A loopback port free right now (for a listener that cannot bind port 0 and report it, like Temporal's). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export const freePort = (): Promise<number> => freeLoopbackPort('127.0.0.1');

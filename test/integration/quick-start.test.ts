@@ -13,6 +13,7 @@ import { MongoClient } from 'mongodb';
 import { freePort } from '../../scripts/lib/processes.js';
 import { root } from '../../scripts/lib/servers.js';
 import { waitForOutput } from '../helpers/cli.js';
+import { eventually } from '../helpers/deliveries.js';
 import { requireEnv } from '../helpers/env.js';
 
 const run = promisify(execFile);
@@ -39,6 +40,9 @@ describe('the README quick start in a fresh clone', { timeout: 240_000 }, () => 
       MONGODB_DB: db,
       TEMPORAL_TASK_QUEUE: `qs-${randomBytes(4).toString('hex')}`,
       NODE_ENV: 'development',
+      // Free ports, chosen by `npm run dev` and printed: fixed ones could be held by another test on this machine.
+      HERALD_METRICS_PORT: '0',
+      HERALD_WORKER_METRICS_PORT: '0',
     };
 
     // Terminal 1: npm run dev
@@ -53,9 +57,20 @@ describe('the README quick start in a fresh clone', { timeout: 240_000 }, () => 
     };
     await waitForOutput(
       () => devOut,
-      (t) => t.includes('herald dev is up'),
+      (t) => t.includes('herald dev is up') && t.includes('Ctrl-C stops everything'),
       120_000,
     );
+    // The banner says where each process's /metrics is; the worker's carries the Temporal SDK's metrics too.
+    const [, apiMetrics, workerMetrics] = /\/metrics +API (\S+), worker (\S+)\n/.exec(devOut) ?? assert.fail(devOut);
+    assert.match(await (await fetch(apiMetrics!)).text(), /^herald_events_ingested_total 0$/m);
+    const workerText = await eventually(async () => {
+      const text = await fetch(workerMetrics!).then(
+        (r) => r.text(),
+        () => '',
+      );
+      return /^temporal_num_pollers\{/m.test(text) ? text : undefined;
+    }, 60_000);
+    assert.match(workerText, /^herald_deliveries_overdue /m);
 
     // Terminal 2: npx herald init && npx herald listen --test (on a free port: the machine is shared)
     await run('npx', ['herald', 'init'], { cwd: clone, env });

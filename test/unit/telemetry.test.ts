@@ -1,28 +1,29 @@
 // Pure pieces of telemetry: the metrics ports' config, bounded label values, auth failure reasons, the listener.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.js';
+import { createServer } from 'node:net';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { authFailureReason } from '../../src/telemetry/auth-reason.js';
 import { createHeraldMetrics, statusClass } from '../../src/telemetry/metrics.js';
-import { startMetricsServer } from '../../src/telemetry/metrics-server.js';
+import { portTakenError, startMetricsServer } from '../../src/telemetry/metrics-server.js';
 import { parseSamples, sum } from '../helpers/prom-text.js';
 
 describe('telemetry', () => {
-  it('listens for scrapes on 9464 (API), 9465 (worker), 9466 (Temporal SDK) on loopback unless told otherwise', () => {
+  it('listens for scrapes on 9464 (API), 9465 (worker), a free port (Temporal SDK) on loopback unless told otherwise', () => {
     const c = loadConfig({});
     assert.deepEqual(
       [c.HERALD_METRICS_HOST, c.HERALD_METRICS_PORT, c.HERALD_WORKER_METRICS_PORT, c.HERALD_TEMPORAL_METRICS_PORT],
-      ['127.0.0.1', 9464, 9465, 9466],
+      ['127.0.0.1', 9464, 9465, 0],
     );
     assert.equal(c.OTEL_EXPORTER_OTLP_ENDPOINT, undefined);
     const off = loadConfig({
       HERALD_METRICS_PORT: 'off',
       HERALD_WORKER_METRICS_PORT: '',
-      HERALD_TEMPORAL_METRICS_PORT: '0',
+      HERALD_TEMPORAL_METRICS_PORT: '9466',
     });
     assert.deepEqual(
       [off.HERALD_METRICS_PORT, off.HERALD_WORKER_METRICS_PORT, off.HERALD_TEMPORAL_METRICS_PORT],
-      [null, null, 0],
+      [null, null, 9466],
     );
     assert.throws(() => loadConfig({ HERALD_WORKER_METRICS_PORT: '70000' }), /HERALD_WORKER_METRICS_PORT/);
   });
@@ -57,6 +58,7 @@ describe('telemetry', () => {
   it('serves GET /metrics only, and 500 without detail when collecting fails', async () => {
     let fail = false;
     const server = await startMetricsServer({
+      setting: 'HERALD_WORKER_METRICS_PORT',
       host: '127.0.0.1',
       port: 0,
       contentType: 'text/plain; version=0.0.4',
@@ -78,5 +80,38 @@ describe('telemetry', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('names the variable in one line when its port is taken, by Node or by the SDK', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as { port: number };
+    try {
+      const err: unknown = await startMetricsServer({
+        setting: 'HERALD_WORKER_METRICS_PORT',
+        host: '127.0.0.1',
+        port,
+        contentType: 'text/plain',
+        collect: async () => '',
+      }).then(
+        (s) => s.close().then(() => assert.fail('listened on a taken port')),
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof ConfigError);
+      assert.equal(
+        err.message,
+        `HERALD_WORKER_METRICS_PORT: 127.0.0.1:${port} is already in use; set another port, 0 for a free one, or off`,
+      );
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+    // The SDK's Rust core reports a taken port in the OS's words; anything else passes through untouched.
+    const sdk = new Error('Failed to start prometheus metrics exporter: Address already in use (os error 98)');
+    assert.match(
+      String(portTakenError('HERALD_TEMPORAL_METRICS_PORT', '127.0.0.1:9466', sdk)),
+      /^ConfigError: HERALD_TEMPORAL_METRICS_PORT: 127\.0\.0\.1:9466 is already in use;[^\n]*$/,
+    );
+    const other = new Error('permission denied');
+    assert.equal(portTakenError('HERALD_TEMPORAL_METRICS_PORT', '127.0.0.1:9466', other), other);
   });
 });

@@ -36,6 +36,7 @@ export const telemetryPlugin = fp<{ metrics?: HeraldMetrics }>(
     if (port !== null && registry) {
       app.addHook('onReady', async () => {
         server = await startMetricsServer({
+          setting: 'HERALD_METRICS_PORT',
           host: app.config.HERALD_METRICS_HOST,
           port,
           contentType: prometheusContentType,

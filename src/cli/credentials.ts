@@ -56,8 +56,3 @@ export function integratorClient(env: CliIo['env'], keyFile?: string): HeraldCli
     throw new CliError('the integrator key is not a PEM P-256 private key');
   }
 }
-
-/** The usage line of `--key`, and the flags every signed command takes. */
-export const KEY_HELP =
-  '  --key FILE   the integrator private key (PEM); else HERALD_KEY_FILE, HERALD_PRIVATE_KEY, .data/integrator.pem';
-export const signedOptions = { key: { type: 'string' }, json: { type: 'boolean' } } as const;

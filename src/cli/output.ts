@@ -60,11 +60,3 @@ export async function printListing<T>(
   if (options.json) io.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
   else io.stdout.write(items.length > 0 ? formatTable(items, columns) : '(none)\n');
 }
-
-/** Flags every listing takes. */
-export const listingOptions = {
-  json: { type: 'boolean' },
-  all: { type: 'boolean' },
-  limit: { type: 'string' },
-  cursor: { type: 'string' },
-} as const;

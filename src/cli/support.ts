@@ -1,9 +1,8 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './types.js';
 
 export const DEFAULT_HERALD_URL = 'http://127.0.0.1:3000';
 
-/** A mistake in the command line: the dispatcher prints the message and the command's usage, exit 2. */
+/** A mistake in the command line found by the command: printed with the command's help, exit 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -11,29 +10,6 @@ export class UsageError extends Error {
 /** A failure that is not the API's answer (missing token, unreadable file): printed as is, exit 1. */
 export class CliError extends Error {
   override readonly name = 'CliError';
-}
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-/** `node:util` parseArgs, strict, with `count` (or min to max) positionals; its TypeErrors become UsageErrors. */
-export function parseCommandArgs(
-  args: string[],
-  options: Options,
-  count: number | [number, number],
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-  const [min, max] = typeof count === 'number' ? [count, count] : count;
-  const got = parsed.positionals.length;
-  if (got < min || got > max) {
-    const expected = min === max ? String(min) : `${min} to ${max}`;
-    throw new UsageError(`expected ${expected} argument${max === 1 ? '' : 's'}, got ${got}`);
-  }
-  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
 
 export const heraldUrl = (env: CliIo['env']): string => env.HERALD_URL?.trim() || DEFAULT_HERALD_URL;

@@ -8,13 +8,39 @@ export interface CliIo {
   readonly signal?: AbortSignal;
 }
 
-/** One `herald` command; `name` is the words that select it (`integrators create`). */
-export interface CliCommand {
+/** A `--name` flag: a boolean switch, or one taking a value (`multiple`: repeatable, the values in order). */
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  /** The value's name in the help (`--key <file>`); `file` also makes shell completion offer file names. */
+  readonly value?: string;
+  readonly help: string;
+}
+
+export type Options = Readonly<Record<string, OptionSpec>>;
+
+/** What the command line gave: flags by their names (`event-type`), then the arguments in order. */
+export interface Parsed {
+  readonly values: Readonly<Record<string, string | boolean | string[] | undefined>>;
+  readonly positionals: string[];
+}
+
+/** One `herald` command as declared; the command line parses its flags and arguments (src/cli/program.ts). */
+export interface CommandSpec {
+  /** The words that select it (`integrators create`); the words before the last name its group. */
   readonly name: string;
-  /** One line, shown by `herald help`. */
+  /** One line, shown in the lists of `herald --help` and `herald <group> --help`. */
   readonly summary: string;
-  /** The synopsis and flags, shown by `herald help <command>` and on a usage error. */
-  readonly usage: string;
-  /** Runs with the arguments after the command's words; resolves to the process exit code. */
+  /** Its arguments in commander's notation: `<id>` required, `[key]` optional. */
+  readonly args?: readonly string[];
+  readonly options?: Options;
+  /** Text shown after the flags in its `--help` (environment, details). */
+  readonly notes?: string;
+  /** Runs with what was parsed; resolves to the exit status. */
+  action(input: Parsed, io: CliIo): Promise<number>;
+}
+
+/** A command ready to run on its own: `run(args)` parses `args` exactly as `herald <name> …args` would. */
+export interface CliCommand extends CommandSpec {
   run(args: string[], io: CliIo): Promise<number>;
 }

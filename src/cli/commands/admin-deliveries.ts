@@ -1,7 +1,9 @@
 import type { AdminDelivery } from '../../api/schemas/admin-deliveries.js';
 import { adminClient } from '../credentials.js';
-import { listingOptions, printListing, shortTime, type Column } from '../output.js';
-import { parseCommandArgs, printJson } from '../support.js';
+import { deliveryStatusFlag, jsonFlag, listingOptions } from '../flags.js';
+import { printListing, shortTime, type Column } from '../output.js';
+import { defineCommand } from '../program.js';
+import { printJson } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
 import { deliveryColumns, printDelivery } from './deliveries.js';
 
@@ -10,6 +12,7 @@ import { deliveryColumns, printDelivery } from './deliveries.js';
 
 const DEFAULT_TEMPORAL_UI = 'http://127.0.0.1:8233';
 const ENV_HELP = [
+  'environment:',
   '  HERALD_ADMIN_TOKEN  the admin bearer token (in a dev checkout, .data/admin.token is used when unset)',
   `  HERALD_TEMPORAL_UI  base URL of the Temporal Web UI for links (default ${DEFAULT_TEMPORAL_UI})`,
 ].join('\n');
@@ -34,25 +37,19 @@ const withWorkflow = (env: CliIo['env'], d: AdminDelivery): Array<readonly [stri
 ];
 
 export const adminDeliveryCommands: readonly CliCommand[] = [
-  {
+  defineCommand({
     name: 'admin deliveries list',
     summary: "Operator: every integrator's deliveries, newest first (filters: status, subscription, integrator, since)",
-    usage: [
-      'herald admin deliveries list [--status pending|succeeded|failed|cancelled] [--subscription ID]',
-      '       [--integrator ID] [--since ISO_TIME] [--limit N] [--cursor C] [--all] [--json]',
-      '',
-      ENV_HELP,
-    ].join('\n'),
-    async run(args, io) {
-      const options = {
-        ...listingOptions,
-        status: { type: 'string' },
-        subscription: { type: 'string' },
-        integrator: { type: 'string' },
-        since: { type: 'string' },
-      } as const;
-      const { values } = parseCommandArgs(args, options, 0);
-      const text = (name: keyof typeof options) => values[name] as string | undefined;
+    options: {
+      status: deliveryStatusFlag,
+      subscription: { type: 'string', value: 'id', help: "only this subscription's deliveries" },
+      integrator: { type: 'string', value: 'id', help: "only this integrator's deliveries" },
+      since: { type: 'string', value: 'time', help: 'created at or after this ISO time' },
+      ...listingOptions,
+    },
+    notes: ENV_HELP,
+    async action({ values }, io) {
+      const text = (name: string) => values[name] as string | undefined;
       const admin = adminClient(io.env);
       const filters = {
         status: text('status') as never,
@@ -73,25 +70,27 @@ export const adminDeliveryCommands: readonly CliCommand[] = [
       );
       return 0;
     },
-  },
-  {
+  }),
+  defineCommand({
     name: 'admin deliveries inspect',
     summary: 'Operator: a delivery with its attempts, next attempt time and Temporal UI link',
-    usage: `herald admin deliveries inspect <deliveryId> [--json]\n\n${ENV_HELP}`,
-    async run(args, io) {
-      const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, 1);
+    args: ['<deliveryId>'],
+    options: { json: jsonFlag },
+    notes: ENV_HELP,
+    async action({ values, positionals }, io) {
       const d = await adminClient(io.env).getDelivery(positionals[0]!);
       if (values.json) printJson(io, { ...d, temporalUi: temporalUiLink(io.env, d) });
       else printDelivery(io, d, withWorkflow(io.env, d));
       return 0;
     },
-  },
-  {
+  }),
+  defineCommand({
     name: 'admin deliveries retry',
     summary: 'Operator: attempt a delivery now',
-    usage: `herald admin deliveries retry <deliveryId> [--json]\n\n${ENV_HELP}`,
-    async run(args, io) {
-      const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, 1);
+    args: ['<deliveryId>'],
+    options: { json: jsonFlag },
+    notes: ENV_HELP,
+    async action({ values, positionals }, io) {
       const d = await adminClient(io.env).retryDelivery(positionals[0]!);
       if (values.json) printJson(io, d);
       else
@@ -100,5 +99,5 @@ export const adminDeliveryCommands: readonly CliCommand[] = [
         );
       return 0;
     },
-  },
+  }),
 ];

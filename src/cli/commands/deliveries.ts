@@ -1,12 +1,12 @@
 import type { Delivery, DeliveryAttempt, DeliveryWithAttempts } from '../../client/herald-client.js';
-import { integratorClient, KEY_HELP, signedOptions } from '../credentials.js';
-import { formatFields, formatTable, listingOptions, printListing, shortTime, type Column } from '../output.js';
-import { parseCommandArgs, printJson } from '../support.js';
+import { integratorClient } from '../credentials.js';
+import { deliveryStatusFlag, listingOptions, signedOptions } from '../flags.js';
+import { formatFields, formatTable, printListing, shortTime, type Column } from '../output.js';
+import { defineCommand } from '../program.js';
+import { printJson } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
 
 // `herald deliveries …` and `herald subscriptions test`: the integrator's delivery history, signed.
-
-const signed = signedOptions;
 
 export const deliveryColumns: readonly Column<Delivery>[] = [
   ['id', (d) => d.id],
@@ -57,38 +57,32 @@ const single = (
   name: string,
   summary: string,
   act: (client: ReturnType<typeof integratorClient>, id: string) => Promise<Delivery | DeliveryWithAttempts>,
-): CliCommand => ({
-  name: `deliveries ${name}`,
-  summary,
-  usage: `herald deliveries ${name} <deliveryId> [--json] [--key FILE]\n\n${KEY_HELP}`,
-  async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, signed, 1);
-    const result = await act(integratorClient(io.env, values.key as string | undefined), positionals[0]!);
-    if (values.json) printJson(io, result);
-    else printDelivery(io, result);
-    return 0;
-  },
-});
+): CliCommand =>
+  defineCommand({
+    name: `deliveries ${name}`,
+    summary,
+    args: ['<deliveryId>'],
+    options: signedOptions,
+    async action({ values, positionals }, io) {
+      const result = await act(integratorClient(io.env, values.key as string | undefined), positionals[0]!);
+      if (values.json) printJson(io, result);
+      else printDelivery(io, result);
+      return 0;
+    },
+  });
 
 export const deliveryCommands: readonly CliCommand[] = [
-  {
+  defineCommand({
     name: 'deliveries list',
     summary: 'The delivery history, newest first (a page, or --all)',
-    usage: [
-      'herald deliveries list [--subscription ID] [--event ID] [--status pending|succeeded|failed|cancelled]',
-      '       [--limit N] [--cursor C] [--all] [--json] [--key FILE]',
-      '',
-      KEY_HELP,
-    ].join('\n'),
-    async run(args, io) {
-      const options = {
-        ...signed,
-        ...listingOptions,
-        subscription: { type: 'string' },
-        event: { type: 'string' },
-        status: { type: 'string' },
-      } as const;
-      const { values } = parseCommandArgs(args, options, 0);
+    options: {
+      subscription: { type: 'string', value: 'id', help: "only this subscription's deliveries" },
+      event: { type: 'string', value: 'id', help: "only this event's deliveries" },
+      status: deliveryStatusFlag,
+      ...listingOptions,
+      ...signedOptions,
+    },
+    async action({ values }, io) {
       const client = integratorClient(io.env, values.key as string | undefined);
       const query = {
         subscriptionId: values.subscription as string | undefined,
@@ -108,16 +102,16 @@ export const deliveryCommands: readonly CliCommand[] = [
       );
       return 0;
     },
-  },
+  }),
   single('get', 'A delivery with its attempts', (c, id) => c.getDelivery(id)),
   single('retry', 'Attempt a delivery now (a waiting one skips its wait)', (c, id) => c.retryDelivery(id)),
   single('cancel', 'Cancel a pending delivery (no further attempt)', (c, id) => c.cancelDelivery(id)),
-  {
+  defineCommand({
     name: 'deliveries summary',
     summary: "A subscription's deliveries counted by status, and its oldest pending one",
-    usage: `herald deliveries summary <subscriptionId> [--json] [--key FILE]\n\n${KEY_HELP}`,
-    async run(args, io) {
-      const { values, positionals } = parseCommandArgs(args, signed, 1);
+    args: ['<subscriptionId>'],
+    options: signedOptions,
+    async action({ values, positionals }, io) {
       const summary = await integratorClient(io.env, values.key as string | undefined).deliverySummary(positionals[0]!);
       if (values.json) printJson(io, summary);
       else {
@@ -134,19 +128,19 @@ export const deliveryCommands: readonly CliCommand[] = [
       }
       return 0;
     },
-  },
+  }),
 ];
 
 /** `herald subscriptions test`: shown as a delivery with its first attempt; exit 1 unless that attempt succeeded. */
-export const subscriptionTestCommand: CliCommand = {
+export const subscriptionTestCommand = defineCommand({
   name: 'subscriptions test',
   summary: 'Send a signed webhook.test delivery; answers once its first attempt is made',
-  usage: `herald subscriptions test <subscriptionId> [--json] [--key FILE]\n\n${KEY_HELP}`,
-  async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, signed, 1);
+  args: ['<subscriptionId>'],
+  options: signedOptions,
+  async action({ values, positionals }, io) {
     const sent = await integratorClient(io.env, values.key as string | undefined).sendTestDelivery(positionals[0]!);
     if (values.json) printJson(io, sent);
     else printDelivery(io, { ...sent.delivery, attempts: [sent.attempt] }, [['test event', sent.event.id]]);
     return sent.attempt.outcome === 'succeeded' ? 0 : 1;
   },
-};
+});

@@ -1,8 +1,8 @@
 import type { EventHistoryItem } from '../../client/events.js';
 import { integratorClient } from '../credentials.js';
-import { listingOptions, printListing, shortTime, type Column } from '../output.js';
-import { parseCommandArgs } from '../support.js';
-import type { CliCommand } from '../types.js';
+import { keyFlag, listingOptions } from '../flags.js';
+import { printListing, shortTime, type Column } from '../output.js';
+import { defineCommand } from '../program.js';
 
 const columns: readonly Column<EventHistoryItem>[] = [
   ['id', (e) => e.id],
@@ -14,29 +14,21 @@ const columns: readonly Column<EventHistoryItem>[] = [
 ];
 
 /** `herald events list`: the integrator's event history (GET /v1/query/events), signed. */
-export const eventsListCommand: CliCommand = {
+export const eventsListCommand = defineCommand({
   name: 'events list',
   summary: 'The event history, newest first (a page, or --all)',
-  usage: [
-    'herald events list [--account ID] [--user ID] [--transaction ID] [--type EVENT_TYPE]',
-    '       [--after ISO_TIME] [--before ISO_TIME] [--limit N] [--cursor C] [--all] [--json] [--key FILE]',
-    '',
-    '  --after/--before  exclusive bounds on createdAt',
-    '  --key FILE        the integrator private key (PEM); else HERALD_KEY_FILE, HERALD_PRIVATE_KEY, .data/integrator.pem',
-  ].join('\n'),
-  async run(args, io) {
-    const options = {
-      ...listingOptions,
-      key: { type: 'string' },
-      account: { type: 'string' },
-      user: { type: 'string' },
-      transaction: { type: 'string' },
-      type: { type: 'string' },
-      after: { type: 'string' },
-      before: { type: 'string' },
-    } as const;
-    const { values } = parseCommandArgs(args, options, 0);
-    const text = (name: keyof typeof options) => values[name] as string | undefined;
+  options: {
+    account: { type: 'string', value: 'id', help: "only this account's events" },
+    user: { type: 'string', value: 'id', help: "only this user's events" },
+    transaction: { type: 'string', value: 'id', help: "only this transaction's events" },
+    type: { type: 'string', value: 'type', help: 'only events of this type' },
+    after: { type: 'string', value: 'time', help: 'created after this ISO time (exclusive)' },
+    before: { type: 'string', value: 'time', help: 'created before this ISO time (exclusive)' },
+    ...listingOptions,
+    key: keyFlag,
+  },
+  async action({ values }, io) {
+    const text = (name: string) => values[name] as string | undefined;
     const client = integratorClient(io.env, text('key'));
     const filters = {
       accountId: text('account'),
@@ -59,4 +51,4 @@ export const eventsListCommand: CliCommand = {
     );
     return 0;
   },
-};
+});

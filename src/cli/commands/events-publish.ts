@@ -2,8 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import { adminClient } from '../credentials.js';
 import { readFile } from 'node:fs/promises';
 import type { HeraldAdminClient } from '../../client/admin-client.js';
-import { heraldUrl } from '../support.js';
-import type { CliCommand, CliIo } from '../types.js';
+import { defineCommand } from '../program.js';
+import { heraldUrl, UsageError } from '../support.js';
 import { HeraldApiError } from '../../client/http.js';
 import { scanJson } from '../../util/json-scan.js';
 
@@ -15,7 +15,6 @@ type Item = { label: string; event: unknown; text: string } | { label: string; e
 
 /** Events in flight at once; output stays in input order. */
 const CONCURRENCY = 8;
-const usage = 'herald events publish <file.json|file.ndjson|->   (one JSON object, a JSON array, or NDJSON; - = stdin)';
 
 async function readInput(path: string, stdin: NodeJS.ReadableStream): Promise<Buffer> {
   if (path !== '-') return await readFile(path);
@@ -73,15 +72,14 @@ async function publishOne(client: HeraldAdminClient, url: string, item: Item): P
 }
 
 /** `herald events publish`: sends each event to POST /internal/v1/events; exit 1 if any failed, 2 on misuse. */
-export const eventsPublishCommand: CliCommand = {
+export const eventsPublishCommand = defineCommand({
   name: 'events publish',
   summary: 'Publish lifecycle events from a JSON file or stdin (object, array or NDJSON)',
-  usage,
-  run: async (args: string[], io: CliIo): Promise<number> => {
-    if (args.length !== 1 || !args[0]) {
-      io.stderr.write(`usage: ${usage}\n`);
-      return 2;
-    }
+  args: ['<file>'],
+  notes: 'file: one JSON object, a JSON array, or NDJSON (one event a line); - reads stdin. Needs the admin token.',
+  async action({ positionals }, io) {
+    const [file] = positionals as [string];
+    if (!file) throw new UsageError('give a file name, or - for stdin');
     let client: HeraldAdminClient;
     try {
       client = adminClient(io.env);
@@ -91,14 +89,14 @@ export const eventsPublishCommand: CliCommand = {
     }
     let bytes: Buffer;
     try {
-      bytes = await readInput(args[0], io.stdin);
+      bytes = await readInput(file, io.stdin);
     } catch (err) {
-      io.stderr.write(`herald: cannot read ${args[0]}: ${(err as Error).message}\n`);
+      io.stderr.write(`herald: cannot read ${file}: ${(err as Error).message}\n`);
       return 2;
     }
     // Decoding would put U+FFFD in place of invalid bytes and send an altered event: refuse instead.
     if (!isUtf8(bytes)) {
-      io.stderr.write(`herald: ${args[0]} is not valid UTF-8\n`);
+      io.stderr.write(`herald: ${file} is not valid UTF-8\n`);
       return 2;
     }
     const url = heraldUrl(io.env);
@@ -120,4 +118,4 @@ export const eventsPublishCommand: CliCommand = {
     if (items.length === 0) io.stderr.write('herald: no events in the input\n');
     return failed > 0 || items.length === 0 ? 1 : 0;
   },
-};
+});

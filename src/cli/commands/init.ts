@@ -3,29 +3,29 @@ import { dirname, join } from 'node:path';
 import { compressedHexOf, generateP256Key } from '../../crypto/p256.js';
 import { HeraldApiError } from '../../client/http.js';
 import { adminClient, DEV_KEY_FILE, devDataDir, integratorClient } from '../credentials.js';
-import { parseCommandArgs, printJson } from '../support.js';
-import type { CliCommand } from '../types.js';
+import { jsonFlag } from '../flags.js';
+import { defineCommand } from '../program.js';
+import { printJson } from '../support.js';
 
 /**
  * `herald init`: the integrator a developer needs against a local stack, in one step. Registers an integrator and a
  * fresh P-256 key with the admin API and writes the private key to .data/integrator.pem (0600), where every signed
  * command and `herald listen` find it. A second run keeps a key the API still accepts.
  */
-export const initCommand: CliCommand = {
+export const initCommand = defineCommand({
   name: 'init',
   summary: 'Development: register an integrator and key with the local stack, key to .data/integrator.pem',
-  usage: [
-    'herald init [--name NAME] [--out FILE] [--json]',
-    '',
-    '  needs the admin token (HERALD_ADMIN_TOKEN, or .data/admin.token that `npm run dev` writes)',
-    `  --out FILE   where to write the private key (default .data/${DEV_KEY_FILE}; never overwritten while valid)`,
-  ].join('\n'),
-  async run(args, io) {
-    const { values } = parseCommandArgs(
-      args,
-      { name: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } },
-      0,
-    );
+  options: {
+    name: { type: 'string', value: 'name', help: 'the integrator\'s name (default "Local development")' },
+    out: {
+      type: 'string',
+      value: 'file',
+      help: `where to write the private key (default .data/${DEV_KEY_FILE}; never overwritten while valid)`,
+    },
+    json: jsonFlag,
+  },
+  notes: 'Needs the admin token (HERALD_ADMIN_TOKEN, or .data/admin.token that `npm run dev` writes).',
+  async action({ values }, io) {
     const out = (values.out as string | undefined) ?? join(devDataDir(io.env), DEV_KEY_FILE);
     if (existsSync(out)) {
       try {
@@ -55,4 +55,4 @@ export const initCommand: CliCommand = {
     else io.stdout.write(`herald init: integrator ${integrator.id} with key ${key.id}; private key in ${out}\n`);
     return 0;
   },
-};
+});

@@ -1,25 +1,24 @@
 import { adminClient } from '../credentials.js';
-import { parseCommandArgs, printJson } from '../support.js';
-import type { CliCommand } from '../types.js';
+import { defineCommand } from '../program.js';
+import { printJson } from '../support.js';
 
-export const integratorsCreateCommand: CliCommand = {
+export const integratorsCreateCommand = defineCommand({
   name: 'integrators create',
   summary: 'Register an integrator (POST /internal/v1/integrators)',
-  usage: 'herald integrators create <name>\n\n  quote a name with spaces: herald integrators create "Acme Payments"',
-  async run(args, io) {
-    const { positionals } = parseCommandArgs(args, {}, 1);
-    printJson(io, await adminClient(io.env).createIntegrator(positionals[0] as string));
+  args: ['<name>'],
+  notes: 'Quote a name with spaces: herald integrators create "Acme Payments"',
+  async action({ positionals }, io) {
+    printJson(io, await adminClient(io.env).createIntegrator(positionals[0]!));
     return 0;
   },
-};
+});
 
-export const integratorsGetCommand: CliCommand = {
+export const integratorsGetCommand = defineCommand({
   name: 'integrators get',
   summary: 'Show an integrator with its keys (GET /internal/v1/integrators/{id})',
-  usage: 'herald integrators get <integratorId>',
-  async run(args, io) {
-    const { positionals } = parseCommandArgs(args, {}, 1);
-    printJson(io, await adminClient(io.env).getIntegrator(positionals[0] as string));
+  args: ['<integratorId>'],
+  async action({ positionals }, io) {
+    printJson(io, await adminClient(io.env).getIntegrator(positionals[0]!));
     return 0;
   },
-};
+});

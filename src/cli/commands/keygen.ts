@@ -1,23 +1,22 @@
 import { compressedHexOf, generateP256Key } from '../../crypto/p256.js';
-import { parseCommandArgs, printJson } from '../support.js';
-import type { CliCommand } from '../types.js';
+import { defineCommand } from '../program.js';
+import { printJson } from '../support.js';
 
 /**
  * A fresh P-256 pair for an integrator. The private key goes to stdout once and nowhere else: nothing is written to
  * disk and nothing is sent to the server, so only the public key ever needs registering.
  */
-export const keygenCommand: CliCommand = {
+export const keygenCommand = defineCommand({
   name: 'keygen',
   summary: 'Generate a P-256 key pair (private key PEM to stdout only, X-Pubkey value beside it)',
-  usage: [
-    'herald keygen [--pem]',
-    '',
-    '  prints { "publicKey": "0x…", "privateKey": "-----BEGIN PRIVATE KEY-----…" } (PKCS#8 PEM)',
-    '  --pem   print a PEM file instead: a "X-Pubkey: 0x…" line, then the PKCS#8 private key',
-    '          (node:crypto and openssl read it as is: `(umask 077; herald keygen --pem > key.pem)`)',
+  options: {
+    pem: { type: 'boolean', help: 'print a PEM file instead: a "X-Pubkey: 0x…" line, then the PKCS#8 private key' },
+  },
+  notes: [
+    'Prints { "publicKey": "0x…", "privateKey": "-----BEGIN PRIVATE KEY-----…" } (PKCS#8 PEM). node:crypto and',
+    'openssl read the --pem output as is: `(umask 077; herald keygen --pem > key.pem)`',
   ].join('\n'),
-  async run(args, io) {
-    const { values } = parseCommandArgs(args, { pem: { type: 'boolean' } }, 0);
+  async action({ values }, io) {
     const privateKey = generateP256Key();
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     const publicKey = `0x${compressedHexOf(privateKey)}`;
@@ -26,4 +25,4 @@ export const keygenCommand: CliCommand = {
     else printJson(io, { publicKey, privateKey: pem });
     return 0;
   },
-};
+});

@@ -2,8 +2,9 @@ import { adminClient } from '../credentials.js';
 import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { compressedHexOf } from '../../crypto/p256.js';
-import { CliError, parseCommandArgs, printJson, readAll, UsageError } from '../support.js';
-import type { CliCommand, CliIo } from '../types.js';
+import { defineCommand } from '../program.js';
+import { CliError, printJson, readAll, UsageError } from '../support.js';
+import type { CliIo } from '../types.js';
 
 /** The `0x…` compressed key of a PEM file (public, or private: its public half), `-` for stdin. */
 async function publicKeyFromPem(file: string, io: CliIo): Promise<string> {
@@ -21,19 +22,19 @@ async function publicKeyFromPem(file: string, io: CliIo): Promise<string> {
   }
 }
 
-export const keysAddCommand: CliCommand = {
+export const keysAddCommand = defineCommand({
   name: 'keys add',
   summary: 'Register a request-signing public key for an integrator (POST …/{id}/keys)',
-  usage: [
-    'herald keys add <integratorId> <publicKey>',
-    '       herald keys add <integratorId> --pem <file|->',
-    '',
-    '  <publicKey>   SEC1 hex, compressed (0x02…/0x03…, 33 bytes) or uncompressed (0x04…, 65 bytes)',
-    '  --pem FILE    a PEM public key, or a private key whose public half is sent (the private key never is);',
-    '                `-` reads stdin',
-  ].join('\n'),
-  async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { pem: { type: 'string' } }, [1, 2]);
+  args: ['<integratorId>', '[publicKey]'],
+  options: {
+    pem: {
+      type: 'string',
+      value: 'file',
+      help: 'a PEM public key, or a private key whose public half is sent (never the private key); - reads stdin',
+    },
+  },
+  notes: 'publicKey: SEC1 hex, compressed (0x02…/0x03…, 33 bytes) or uncompressed (0x04…, 65 bytes); or give --pem',
+  async action({ values, positionals }, io) {
     const [integratorId, given] = positionals as [string, string | undefined];
     if ((given === undefined) === (values.pem === undefined))
       throw new UsageError('give the public key or --pem <file>: one of them');
@@ -41,14 +42,14 @@ export const keysAddCommand: CliCommand = {
     printJson(io, await adminClient(io.env).addKey(integratorId, publicKey));
     return 0;
   },
-};
+});
 
-export const keysRevokeCommand: CliCommand = {
+export const keysRevokeCommand = defineCommand({
   name: 'keys revoke',
   summary: 'Revoke a key; every API instance refuses it within seconds (DELETE …/{id}/keys/{keyId})',
-  usage: 'herald keys revoke <integratorId> <keyId>\n\n  prints the revoked key as the API now lists it',
-  async run(args, io) {
-    const { positionals } = parseCommandArgs(args, {}, 2);
+  args: ['<integratorId>', '<keyId>'],
+  notes: 'Prints the revoked key as the API now lists it.',
+  async action({ positionals }, io) {
     const [integratorId, keyId] = positionals as [string, string];
     const admin = adminClient(io.env);
     await admin.revokeKey(integratorId, keyId);
@@ -56,4 +57,4 @@ export const keysRevokeCommand: CliCommand = {
     printJson(io, integrator.keys.find((k) => k.id === keyId) ?? { id: keyId });
     return 0;
   },
-};
+});

@@ -3,64 +3,12 @@ import type { HeraldClient, Subscription } from '../../client/herald-client.js';
 import { WebhookVerificationError, WebhookVerifier } from '../../receiver/index.js';
 import { devDataDir, integratorClient } from '../credentials.js';
 import { DEFAULT_LISTEN_PORT, devTlsFiles, LISTEN_HOST } from '../listen/dev-listener.js';
+import { listenNotes, listenOptions as options, loopbackUrl } from '../listen/listen-options.js';
 import { startLocalReceiver, type Received } from '../listen/local-receiver.js';
-import { CliError, parseCommandArgs, UsageError } from '../support.js';
-import type { CliCommand, CliIo } from '../types.js';
-
-const usage = [
-  'herald listen [--port N] [--status CODE] [--forward-to URL] [--event-type TYPE]… [--subscription ID]',
-  '              [--test] [--count N] [--json] [--key FILE] [--cert FILE --cert-key FILE]',
-  '',
-  '  A local receiver for development: an HTTPS listener on 127.0.0.1 that `npm run dev` lets deliveries reach',
-  `  (https://${LISTEN_HOST}:PORT/), subscribed to the integrator's events; every delivery is verified with`,
-  '  herald/receiver and printed as one line: time, event type, delivery id, attempt, verified or why not, status.',
-  '',
-  `  --port N            listening port (default ${DEFAULT_LISTEN_PORT}; 0 = any free port)`,
-  '  --status CODE       answer verified deliveries with CODE (default 204), e.g. 500 to watch the retries',
-  '  --forward-to URL    send each verified delivery on to a local (loopback) URL and answer its status',
-  '  --event-type TYPE   subscribe to these types only (repeat, or comma-separated); default all',
-  '  --subscription ID   use this subscription (its URL must point here) instead of finding or creating one',
-  '  --test              send a webhook.test delivery once listening',
-  '  --count N           stop after N deliveries (default: run until Ctrl-C)',
-  '  --json              one JSON object per delivery instead of a line',
-  '  --key FILE          the integrator private key (PEM); else HERALD_KEY_FILE, HERALD_PRIVATE_KEY, .data/integrator.pem',
-  "  --cert/--cert-key   the listener's TLS certificate and key (default: the dev stack's, in .data/tls/)",
-].join('\n');
-
-const options = {
-  port: { type: 'string' },
-  status: { type: 'string' },
-  'forward-to': { type: 'string' },
-  'event-type': { type: 'string', multiple: true },
-  subscription: { type: 'string' },
-  test: { type: 'boolean' },
-  count: { type: 'string' },
-  json: { type: 'boolean' },
-  key: { type: 'string' },
-  cert: { type: 'string' },
-  'cert-key': { type: 'string' },
-} as const;
-
-function integerOption(value: unknown, name: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(String(value)) || n < min || n > max)
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
-  return n;
-}
-
-function loopbackUrl(value: unknown): URL | undefined {
-  if (value === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(String(value));
-  } catch {
-    throw new UsageError('--forward-to must be an absolute URL');
-  }
-  if (!['http:', 'https:'].includes(url.protocol) || !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
-    throw new UsageError('--forward-to must be an http(s) URL on this machine (127.0.0.1, localhost or [::1])');
-  return url;
-}
+import { eventTypesOf, integerValue } from '../flags.js';
+import { defineCommand } from '../program.js';
+import { CliError } from '../support.js';
+import type { CliIo } from '../types.js';
 
 function readPem(file: string, what: string): string {
   try {
@@ -98,18 +46,18 @@ export function formatReceived(r: Received): string {
   return `${time(r.at)}  ${r.event?.eventType ?? '?'}  ${r.deliveryId ?? '-'}  attempt ${r.attempt ?? '?'}  ${verdict}  → ${r.status}${forwarded}`;
 }
 
-export const listenCommand: CliCommand = {
+export const listenCommand = defineCommand({
   name: 'listen',
   summary: 'Receive, verify and print deliveries on this machine (development; with `npm run dev`)',
-  usage,
-  async run(args, io: CliIo) {
-    const { values } = parseCommandArgs(args, options, 0);
+  options,
+  notes: listenNotes,
+  async action({ values }, io: CliIo) {
     const text = (name: keyof typeof options) => values[name] as string | undefined;
-    const port = integerOption(text('port'), 'port', 0, 65535) ?? DEFAULT_LISTEN_PORT;
-    const status = integerOption(text('status'), 'status', 200, 599);
-    const count = integerOption(text('count'), 'count', 1, 1_000_000);
+    const port = integerValue(text('port'), 'port', 0, 65535) ?? DEFAULT_LISTEN_PORT;
+    const status = integerValue(text('status'), 'status', 200, 599);
+    const count = integerValue(text('count'), 'count', 1, 1_000_000);
     const forwardTo = loopbackUrl(text('forward-to'));
-    const eventTypes = (values['event-type'] as string[] | undefined)?.flatMap((t) => t.split(',')).filter(Boolean);
+    const eventTypes = eventTypesOf(values['event-type']);
     const client = integratorClient(io.env, text('key'));
     const tls = devTlsFiles(devDataDir(io.env));
     const cert = readPem(text('cert') ?? tls.cert, 'certificate');
@@ -184,4 +132,4 @@ export const listenCommand: CliCommand = {
     }
     return 0;
   },
-};
+});

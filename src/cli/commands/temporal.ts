@@ -5,7 +5,9 @@ import { loadConfig, type Config } from '../../config.js';
 import { assertSearchAttributes } from '../../search-attributes-check.js';
 import { temporalConnectionOptions } from '../../temporal-connection.js';
 import { deliveryStateQuery, deliveryWorkflowId } from '../../../workflows/messages.js';
-import { CliError, parseCommandArgs, printJson, UsageError } from '../support.js';
+import { defineCommand } from '../program.js';
+import { integerValue } from '../flags.js';
+import { CliError, printJson } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
 
 const ENV_HELP = [
@@ -14,15 +16,11 @@ const ENV_HELP = [
   '  TEMPORAL_TLS_KEY_FILE, TEMPORAL_TLS_SERVER_NAME, TEMPORAL_API_KEY / TEMPORAL_API_KEY_FILE',
 ].join('\n');
 
-const timeoutOption = { timeout: { type: 'string' } } as const;
+const timeoutOption = {
+  timeout: { type: 'string', value: 'seconds', help: 'give up after this many seconds, 1 to 300 (default 10)' },
+} as const;
 
-function timeoutMs(value: string | boolean | undefined): number {
-  if (value === undefined) return 10_000;
-  const seconds = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || seconds < 1 || seconds > 300)
-    throw new UsageError('--timeout takes whole seconds, 1 to 300');
-  return seconds * 1000;
-}
+const timeoutMs = (value: unknown): number => (integerValue(value, 'timeout', 1, 300) ?? 10) * 1000;
 
 /** Connects with the environment's settings (a bad file or combination fails here, naming the variable). */
 async function connect(io: CliIo, ms: number): Promise<{ config: Config; connection: Connection; tls: object }> {
@@ -55,13 +53,14 @@ const seconds = (d: { seconds?: unknown } | null | undefined): number | null =>
   d?.seconds === undefined || d.seconds === null ? null : Number(d.seconds);
 
 export const temporalCommands: readonly CliCommand[] = [
-  {
+  defineCommand({
     name: 'temporal check',
     summary:
       "Operator: reach Temporal with the TEMPORAL_* settings; the namespace, its retention, Herald's search attributes",
-    usage: `herald temporal check [--timeout SECONDS]\n\n${ENV_HELP}`,
-    async run(args, io) {
-      const ms = timeoutMs(parseCommandArgs(args, timeoutOption, 0).values.timeout);
+    options: timeoutOption,
+    notes: ENV_HELP,
+    async action({ values }, io) {
+      const ms = timeoutMs(values.timeout);
       const report = await withConnection(io, ms, async ({ config, connection, tls }) => {
         const namespace = config.TEMPORAL_NAMESPACE;
         const info = await connection.workflowService.getSystemInfo({});
@@ -81,13 +80,14 @@ export const temporalCommands: readonly CliCommand[] = [
       printJson(io, report);
       return 0;
     },
-  },
-  {
+  }),
+  defineCommand({
     name: 'temporal inspect',
     summary: "Operator: a delivery's workflow as Temporal has it now: status, history size, live state (query)",
-    usage: `herald temporal inspect <deliveryId> [--timeout SECONDS]\n\n${ENV_HELP}`,
-    async run(args, io) {
-      const { values, positionals } = parseCommandArgs(args, timeoutOption, 1);
+    args: ['<deliveryId>'],
+    options: timeoutOption,
+    notes: ENV_HELP,
+    async action({ values, positionals }, io) {
       const ms = timeoutMs(values.timeout);
       const workflowId = deliveryWorkflowId(positionals[0]!);
       const report = await withConnection(io, ms, async ({ config, connection }) => {
@@ -115,5 +115,5 @@ export const temporalCommands: readonly CliCommand[] = [
       printJson(io, report);
       return 0;
     },
-  },
+  }),
 ];

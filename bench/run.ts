@@ -22,9 +22,15 @@ async function main(): Promise<number> {
     return await new Promise<number>((resolve) => {
       // BENCH_NODE_ARGS: extra node flags for the benchmark process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
       const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      // Production mode, with the bed's exemptions (its CA in NODE_EXTRA_CA_CERTS; loopback receivers) acknowledged.
       const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, ...args], {
         cwd: root,
-        env: { ...bed.env, NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+        env: {
+          ...bed.env,
+          NODE_ENV: 'production',
+          HERALD_UNSAFE_EGRESS: '1',
+          LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+        },
         stdio: 'inherit',
       });
       child.on('exit', (c) => resolve(c ?? 1));

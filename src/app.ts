@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.js';
 import { fastifyTrustProxy } from './config-trust-proxy.js';
 import { loadMasterKey } from './crypto/master-key.js';
+import { checkEgressExemptions } from './net/egress-exemptions.js';
 import { connectionsPlugin } from './api/plugins/external/connections.js';
 import { openapiPlugin } from './api/plugins/external/openapi.js';
 import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
@@ -50,6 +51,7 @@ export async function buildApp({
 }: BuildAppOptions): Promise<FastifyInstance> {
   // Before any connection: without a master key the API must not start at all (src/crypto/master-key.ts).
   const master = loadMasterKey(config);
+  const egressWarning = checkEgressExemptions(config);
   const app = Fastify({
     logger: logger ?? {
       level: config.LOG_LEVEL,
@@ -64,6 +66,7 @@ export async function buildApp({
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<ZodTypeProvider>();
+  if (egressWarning) app.log.warn(egressWarning);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   if (onRoute) app.addHook('onRoute', onRoute);

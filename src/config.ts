@@ -38,6 +38,11 @@ const portOrOff = (fallback: number) =>
       return n;
     });
 
+/** `1` (or `0`, the default) → a boolean: an explicit opt-in. */
+const optIn = optionalString
+  .pipe(z.enum(['0', '1'], { message: "must be '1' (or '0', the default)" }).optional())
+  .transform((v) => v === '1');
+
 const list = optionalString.transform((raw) =>
   (raw ?? '')
     .split(',')
@@ -92,15 +97,18 @@ export const configSchema = z.object({
   HERALD_MASTER_KEY: optionalString,
   HERALD_MASTER_KEY_FILE: optionalString,
   /** `1`: with no master key configured, the API uses a per-process random one (throw-away use; never production). */
-  HERALD_INSECURE_EPHEMERAL_MASTER_KEY: optionalString
-    .pipe(z.enum(['0', '1'], { message: "must be '1' (or '0', the default)" }).optional())
-    .transform((v) => v === '1'),
+  HERALD_INSECURE_EPHEMERAL_MASTER_KEY: optIn,
   /** HMAC secret for opaque page cursors; derived from the master key when unset. */
   HERALD_CURSOR_SECRET: optionalString,
   /** How the event history listing is stored: page documents (embedded server) or indexes (MongoDB); docs/events.md. */
   HERALD_LISTING_LAYOUT: z.enum(['auto', 'pages', 'indexes']).default('auto'),
+  // Egress exemptions for tests and local development (docs/security.md, "Development egress exemptions"): fixed
+  // answers for callback hosts, the ranges those pinned names may resolve into, and Node's own extra CAs (read here
+  // only to be refused with NODE_ENV=production unless HERALD_UNSAFE_EGRESS=1: src/net/egress-exemptions.ts).
   HERALD_DNS_STATIC: dnsStatic,
   HERALD_ALLOW_CIDRS: list,
+  NODE_EXTRA_CA_CERTS: optionalString,
+  HERALD_UNSAFE_EGRESS: optIn,
   /** Failed authentications (integrator or admin) allowed per client address per window, then 429. */
   HERALD_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(30),
   HERALD_AUTH_FAILURE_WINDOW_SEC: z.coerce.number().int().min(1).default(60),

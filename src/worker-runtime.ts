@@ -6,6 +6,7 @@ import { createKeyVault } from './crypto/key-encryption.js';
 import { loadMasterKey } from './crypto/master-key.js';
 import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
 import { createWebhookHttpClient } from './net/http-client.js';
+import { checkEgressExemptions } from './net/egress-exemptions.js';
 import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
 import { createStore } from './store/index.js';
 import { ensureIndexes } from './store/indexes.js';
@@ -55,6 +56,8 @@ export async function createWorkerRuntime(
       'Invalid configuration:\n  HERALD_MASTER_KEY: the worker needs HERALD_MASTER_KEY or HERALD_MASTER_KEY_FILE, ' +
         'the same as the API, to open the signing keys the API sealed',
     );
+  const egressWarning = checkEgressExemptions(config);
+  if (egressWarning) log.warn(egressWarning);
   const mongo = createMongo(config, options.mongoOptions);
   const http = createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT });
   const temporal = createTemporal(config);

@@ -75,6 +75,8 @@ export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv & { H
     HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
     HERALD_DNS_STATIC: 'hooks.example.com=127.0.0.1',
     HERALD_ALLOW_CIDRS: '127.0.0.1/32',
+    // The receiver on loopback and the bench CA (NODE_EXTRA_CA_CERTS) in production mode: src/net/egress-exemptions.ts.
+    HERALD_UNSAFE_EGRESS: '1',
     LOG_LEVEL: 'warn',
     ...extra,
   };

@@ -6,8 +6,11 @@ type Cidr = [Address, number];
 export type AddressVerdict = { ok: true } | { ok: false; reason: string };
 
 export interface AddressPolicy {
-  /** Whether a webhook may be sent to this resolved address (an IP string as DNS returns it). */
-  check(address: string): AddressVerdict;
+  /**
+   * Whether a webhook may be sent to this resolved address (an IP string as DNS returns it). `pinned`: the address
+   * is a HERALD_DNS_STATIC answer, the only kind the allowed ranges exempt.
+   */
+  check(address: string, options?: { pinned?: boolean }): AddressVerdict;
 }
 
 export class InvalidCidrError extends Error {
@@ -70,12 +73,14 @@ function forbiddenReason(address: Address): string | null {
 
 /**
  * Only globally routable unicast addresses may receive webhooks, so a subscription cannot aim Herald at its own
- * network (SSRF). `allowCidrs` (HERALD_ALLOW_CIDRS) exempts ranges for tests and local development.
+ * network (SSRF). `allowCidrs` (HERALD_ALLOW_CIDRS) exempts ranges for tests and local development, for pinned names
+ * only: were any name resolving into them exempt, a development range left configured would open the internal
+ * network behind it to every subscription whose host DNS points there.
  */
 export function createAddressPolicy(allowCidrs: readonly string[]): AddressPolicy {
   const allowed = allowCidrs.map(parseCidr);
   return {
-    check(text) {
+    check(text, { pinned = false } = {}) {
       let parsed: Address;
       try {
         parsed = ipaddr.parse(text);
@@ -84,9 +89,12 @@ export function createAddressPolicy(allowCidrs: readonly string[]): AddressPolic
       }
       // An IPv4-mapped IPv6 address (::ffff:a.b.c.d) reaches the IPv4 host: judge that one.
       const address = parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
-      if (allowed.some((cidr) => matches(address, cidr) || matches(parsed, cidr))) return { ok: true };
+      const inAllowed = allowed.some((cidr) => matches(address, cidr) || matches(parsed, cidr));
+      if (inAllowed && pinned) return { ok: true };
       const reason = forbiddenReason(address);
-      return reason === null ? { ok: true } : { ok: false, reason: `${text} is ${reason}` };
+      if (reason === null) return { ok: true };
+      const why = inAllowed ? ' (HERALD_ALLOW_CIDRS exempts only the names HERALD_DNS_STATIC pins)' : '';
+      return { ok: false, reason: `${text} is ${reason}${why}` };
     },
   };
 }

@@ -116,8 +116,9 @@ export function createCallbackUrlPolicy(deps: { resolver: Resolver; addressPolic
       return reject('does_not_resolve', `the callback host ${hostname} does not resolve`, err.code);
     }
     // Every address, not just the first: a client may connect to any of them.
+    const pinned = resolver.isPinned(hostname);
     for (const address of addresses) {
-      const verdict = addressPolicy.check(address);
+      const verdict = addressPolicy.check(address, { pinned });
       if (!verdict.ok) {
         // The message never names the address: an API caller must not learn what internal names resolve to.
         return reject(

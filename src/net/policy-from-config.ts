@@ -4,8 +4,9 @@ import { createCallbackUrlPolicy, type CallbackUrlPolicy } from './callback-url.
 import { createResolver } from './resolver.js';
 
 /**
- * The one callback-URL policy of a process, from HERALD_DNS_STATIC and HERALD_ALLOW_CIDRS. The API checks
- * subscription URLs with it; the worker re-checks every address with it at connect time.
+ * The one callback-URL policy of a process, from HERALD_DNS_STATIC and HERALD_ALLOW_CIDRS (which exempts the names
+ * the former pins, no other). The API checks subscription URLs with it; the worker re-checks every address with it
+ * at connect time.
  */
 export function callbackUrlPolicyFromConfig(
   config: Pick<Config, 'HERALD_DNS_STATIC' | 'HERALD_ALLOW_CIDRS'>,

@@ -7,6 +7,8 @@ export type DnsLookup = (hostname: string) => Promise<string[]>;
 export interface Resolver {
   /** All A and AAAA addresses of `hostname`, never empty; rejects with HostResolutionError. */
   resolve(hostname: string): Promise<string[]>;
+  /** Whether HERALD_DNS_STATIC fixes this name's addresses: only such names may use HERALD_ALLOW_CIDRS. */
+  isPinned(hostname: string): boolean;
 }
 
 export interface ResolverOptions {
@@ -34,6 +36,7 @@ export const systemLookup: DnsLookup = async (hostname) => {
 };
 
 const TIMED_OUT = Symbol('timed out');
+const canonical = (hostname: string): string => hostname.toLowerCase().replace(/\.$/, '');
 
 export function createResolver({
   staticMap = {},
@@ -41,8 +44,9 @@ export function createResolver({
   timeoutMs = 5000,
 }: ResolverOptions = {}): Resolver {
   return {
+    isPinned: (hostname) => Object.hasOwn(staticMap, canonical(hostname)),
     async resolve(hostname) {
-      const name = hostname.toLowerCase().replace(/\.$/, '');
+      const name = canonical(hostname);
       const fixed = Object.hasOwn(staticMap, name) ? staticMap[name] : undefined;
       if (fixed) return [...fixed];
       let found: string[] | typeof TIMED_OUT;

@@ -10,6 +10,8 @@ import { startHttpsReceiver, type HttpsReceiver } from '../helpers/receiver.js';
 
 const staticMap = {
   'receiver.example.com': ['127.0.0.1'],
+  'multi.example.com': ['127.0.0.3', '127.0.0.1'],
+  'pooled.example.com': ['127.0.0.1'],
   'other.org': ['127.0.0.1'],
   'rebind.example.com': ['10.0.0.5'],
   'sneaky.example.com': ['127.0.0.2'],
@@ -179,9 +181,7 @@ describe('webhook HTTP client: failures and connection handling', () => {
 
   it('moves on to the next checked address when one refuses the connection', async () => {
     const receiver = await startHttpsReceiver();
-    const twoAddresses: DnsLookup = (name) =>
-      name === 'multi.example.com' ? Promise.resolve(['127.0.0.3', '127.0.0.1']) : nxdomain(name);
-    const client = clientWith({ policy: policyWith(twoAddresses, ['127.0.0.0/8']) });
+    const client = clientWith({ policy: policyWith(nxdomain, ['127.0.0.0/8']) });
     try {
       const result = await client.post(`https://multi.example.com:${receiver.port}/`, headers, json);
       assert.equal(result.outcome, 'succeeded', result.error ?? '');
@@ -195,11 +195,19 @@ describe('webhook HTTP client: failures and connection handling', () => {
   it('two posts to one host share one TLS connection, resolved once', async () => {
     const receiver = await startHttpsReceiver();
     let lookups = 0;
-    const counting: DnsLookup = (name) => {
-      lookups += 1;
-      return name === 'pooled.example.com' ? Promise.resolve(['127.0.0.1']) : nxdomain(name);
+    const resolver = createResolver({ staticMap, dns: nxdomain });
+    const counting = {
+      ...resolver,
+      resolve: (name: string) => {
+        lookups += 1;
+        return resolver.resolve(name);
+      },
     };
-    const client = clientWith({ policy: policyWith(counting) });
+    const policy = createCallbackUrlPolicy({
+      resolver: counting,
+      addressPolicy: createAddressPolicy(['127.0.0.1/32']),
+    });
+    const client = clientWith({ policy });
     try {
       for (let i = 0; i < 2; i += 1) {
         // undici hands a keep-alive socket back to its pool one event-loop turn after a response ends (it checks
@@ -239,7 +247,7 @@ describe('webhook HTTP client: DNS rebinding', () => {
   it('a name that passed the subscription check and then flips to loopback → blocked, the listener sees nothing', async () => {
     // A receiver really listens on the new (not allowlisted) address, so any connection would show up here.
     const target = await startHttpsReceiver(undefined, { host: '127.0.0.2' });
-    let answer = ['127.0.0.1'];
+    let answer = ['93.184.216.34'];
     const flipping: DnsLookup = (name) => (name === 'flip.example.com' ? Promise.resolve(answer) : nxdomain(name));
     const policy = policyWith(flipping);
     const client = clientWith({ policy });
@@ -256,6 +264,26 @@ describe('webhook HTTP client: DNS rebinding', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(target.connections, 0);
       assert.equal(target.requests.length, 0);
+    } finally {
+      await client.close();
+      await target.close();
+    }
+  });
+
+  it('a name DNS resolves into the allowed range is not exempt (only pinned names are) → blocked, nothing connects', async () => {
+    const target = await startHttpsReceiver();
+    const intoRange: DnsLookup = (name) =>
+      name === 'internal.example.com' ? Promise.resolve(['127.0.0.1']) : nxdomain(name);
+    const client = clientWith({ policy: policyWith(intoRange) });
+    try {
+      const pinned = await client.post(`https://receiver.example.com:${target.port}/`, headers, json);
+      assert.equal(pinned.outcome, 'succeeded', pinned.error ?? '');
+      const result = await client.post(`https://internal.example.com:${target.port}/`, headers, json);
+      assert.equal(result.outcome, 'blocked');
+      assert.match(result.error ?? '', /internal\.example\.com resolves to a non-public address/);
+      assert.equal(result.address, null);
+      assert.equal(target.connections, 1, 'the pinned name only');
+      assert.equal(target.requests.length, 1);
     } finally {
       await client.close();
       await target.close();

@@ -1,11 +1,14 @@
-// The callback-URL policy with the REAL system resolver (getaddrinfo: /etc/hosts, then DNS), no static map: names
-// that resolve to loopback are refused for their addresses, and a name that cannot exist does not resolve.
+// The callback-URL policy with the REAL system resolver (getaddrinfo: /etc/hosts, then DNS): names that resolve to
+// loopback are refused for their addresses, even inside an allowed range, and a name that cannot exist does not
+// resolve.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import ipaddr from 'ipaddr.js';
+import { loadConfig } from '../../src/config.js';
 import { createAddressPolicy } from '../../src/net/address-policy.js';
 import { createCallbackUrlPolicy } from '../../src/net/callback-url.js';
+import { callbackUrlPolicyFromConfig } from '../../src/net/policy-from-config.js';
 import { createResolver } from '../../src/net/resolver.js';
 
 /** Every name /etc/hosts maps to a loopback address (`localhost` is there on any usual system). */
@@ -48,12 +51,18 @@ describe('callback URL policy with the system resolver', () => {
     }
   });
 
-  it('accepts the same loopback name only for the allowlisted range', async () => {
+  it('never exempts by the allowlisted range a name the system resolves into it, only a name pinned there', async () => {
     const addresses = await resolver.resolve('localhost');
-    const cidrs = addresses.map((a) => (ipaddr.parse(a).kind() === 'ipv4' ? `${a}/32` : `${a}/128`));
-    const allowed = createCallbackUrlPolicy({ resolver, addressPolicy: createAddressPolicy(cidrs) });
-    assert.deepEqual(await allowed.checkHost('localhost'), { ok: true, addresses });
-    // The name rule still holds: an allowlist exempts addresses, never `localhost` in a URL.
+    const cidrs = addresses.map((a) => (ipaddr.parse(a).kind() === 'ipv4' ? `${a}/32` : `${a}/128`)).join(',');
+    // The process's own policy, as HERALD_ALLOW_CIDRS and HERALD_DNS_STATIC make it.
+    const allowed = callbackUrlPolicyFromConfig(
+      loadConfig({ HERALD_ALLOW_CIDRS: cidrs, HERALD_DNS_STATIC: `pinned.example.com=${addresses.join('|')}` }),
+    );
+    const unpinned = await allowed.checkHost('localhost');
+    assert.equal(unpinned.ok ? 'ok' : unpinned.rule, 'non_public_address');
+    assert.match(unpinned.ok ? '' : (unpinned.detail ?? ''), /exempts only the names HERALD_DNS_STATIC pins/);
+    assert.deepEqual(await allowed.checkHost('pinned.example.com'), { ok: true, addresses });
+    // The name rule holds whatever the ranges: `localhost` in a URL is refused for its name.
     const url = await allowed.check('https://localhost/');
     assert.equal(url.ok ? 'ok' : url.rule, 'internal_hostname');
   });

@@ -231,10 +231,10 @@ describe('address policy', () => {
     assert.doesNotThrow(() => createAddressPolicy(['127.0.0.0/8', 'fd00::/8', ' 10.0.0.0/8 ']));
   });
 
-  it('allows an IPv6 range from the allowlist', () => {
+  it('allows an IPv6 range from the allowlist (for a pinned name: test/unit/egress-exemptions.test.ts)', () => {
     const policy = createAddressPolicy(['fd00::/8']);
-    assert.deepEqual(policy.check('fd00::1'), { ok: true });
-    assert.equal(policy.check('fe80::1').ok, false);
+    assert.deepEqual(policy.check('fd00::1', { pinned: true }), { ok: true });
+    assert.equal(policy.check('fe80::1', { pinned: true }).ok, false);
   });
 });
 

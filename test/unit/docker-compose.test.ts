@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { configSchema } from '../../src/config.js';
+import { checkEgressExemptions } from '../../src/net/egress-exemptions.js';
 import { searchAttributeFlags } from '../../workflows/search-attributes.js';
 
 interface Service {
@@ -118,6 +119,17 @@ describe('docker-compose.yml', () => {
     }
     // The worker gets its SIGTERM grace (30 s) + 5 s before compose kills it.
     assert.equal((svc('worker') as Service & { stop_grace_period?: string }).stop_grace_period, '40s');
+  });
+
+  it('sets no development egress exemption, so the API and the worker start with NODE_ENV=production', () => {
+    const exemptions = ['HERALD_DNS_STATIC', 'HERALD_ALLOW_CIDRS', 'NODE_EXTRA_CA_CERTS', 'HERALD_UNSAFE_EGRESS'];
+    for (const name of ['api', 'worker']) {
+      const environment = svc(name).environment ?? {};
+      for (const v of exemptions) assert.ok(!(v in environment), `${name}: ${v} is set`);
+      assert.equal(checkEgressExemptions(configSchema.parse(interpolated(environment))), null, name);
+    }
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    for (const v of exemptions) assert.ok(!dockerfile.includes(v), `the image sets ${v}`);
   });
 
   it('has a Dockerfile that builds the dist/ entry points the services run', () => {

@@ -173,10 +173,8 @@ export class HeraldClient {
   /** Every signing key the subscription ever had, newest first, following nextCursor page by page. */
   listSubscriptionKeys(id: string): AsyncGenerator<SubscriptionKey, void, undefined> {
     const path = `${subscriptionPath(id)}/keys`;
-    return follow(
-      (cursor) => this.request<SubscriptionKeyPage>('GET', path, { query: { cursor } }),
-      (p) => p.keys,
-    );
+    const page = (cursor?: string) => this.request<SubscriptionKeyPage>('GET', path, { query: { cursor } });
+    return follow(page, (p) => p.keys);
   }
 
   /** The integrator and key this client signs as. */

@@ -12,6 +12,7 @@ import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
 import { rawBodyPlugin } from './api/plugins/app/raw-body.js';
 import { authFailuresPlugin } from './api/plugins/app/auth-failures.js';
 import { integratorAuthPlugin } from './api/plugins/app/integrator-auth.js';
+import { requestBudgetPlugin } from './api/plugins/app/request-budget.js';
 import { storePlugin } from './api/plugins/app/store.js';
 import { vaultPlugin } from './api/plugins/app/vault.js';
 import { apiWorkerPlugin } from './api/plugins/app/api-worker.js';
@@ -85,6 +86,7 @@ export async function buildApp({
   await app.register(rawBodyPlugin);
   await app.register(authFailuresPlugin);
   await app.register(integratorAuthPlugin);
+  await app.register(requestBudgetPlugin);
   // 3. routes
   await registerRoutes(app);
   return app;

@@ -112,6 +112,11 @@ export const configSchema = z.object({
   /** Failed authentications (integrator or admin) allowed per client address per window, then 429. */
   HERALD_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(30),
   HERALD_AUTH_FAILURE_WINDOW_SEC: z.coerce.number().int().min(1).default(60),
+  /** Requests per integrator and API instance: a token bucket refilled at this rate, holding this burst; 429 beyond. */
+  HERALD_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(1_000_000).default(100),
+  HERALD_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  /** Each count of a subscription's delivery summary stops here (a bounded read; docs/deliveries.md). */
+  HERALD_SUMMARY_COUNT_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   /** Per-integrator quotas: live subscriptions; key rotations and test sends per hour (429 beyond). */
   HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),

@@ -2,6 +2,8 @@ import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
 import type {
   CreateSubscriptionInput,
   Subscription,
+  SubscriptionKey,
+  SubscriptionKeyPage,
   SubscriptionPage,
   SubscriptionStatus,
   UpdateSubscriptionInput,
@@ -163,9 +165,16 @@ export class HeraldClient {
     return await this.request('POST', `${subscriptionPath(id)}/resume`);
   }
 
-  /** A new active signing key; the earlier ones stay listed in `keys` as inactive. */
+  /** A new active signing key; the earlier ones stay listed as inactive (the newest in `keys`, all below). */
   async rotateSubscriptionKey(id: string): Promise<Subscription> {
     return await this.request('POST', `${subscriptionPath(id)}/rotate-key`);
+  }
+
+  /** Every signing key the subscription ever had, newest first, following nextCursor page by page. */
+  listSubscriptionKeys(id: string): AsyncGenerator<SubscriptionKey, void, undefined> {
+    const path = `${subscriptionPath(id)}/keys`;
+    const page = (cursor?: string) => this.request<SubscriptionKeyPage>('GET', path, { query: { cursor } });
+    return follow(page, (p) => p.keys);
   }
 
   /** The integrator and key this client signs as. */

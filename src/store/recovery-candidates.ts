@@ -67,16 +67,19 @@ export interface DeliverySummary {
   oldestPending: DeliveryDoc | null;
 }
 
-/** A subscription's deliveries counted by status (one $group), and its oldest pending one. */
-export async function summarise(deliveries: Collection<DeliveryDoc>, subscriptionId: string): Promise<DeliverySummary> {
-  const groups = await deliveries
-    .aggregate<{ _id: DeliveryStatus; n: number }>([
-      { $match: { subscriptionId } },
-      { $group: { _id: '$status', n: { $sum: 1 } } },
-    ])
-    .toArray();
-  const counts = Object.fromEntries(deliveryStatuses.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
-  for (const g of groups) if (g._id in counts) counts[g._id] = g.n;
+/**
+ * A subscription's deliveries counted by status, each count stopping at `limit` (so a read touches at most `limit`
+ * index keys per status, however many deliveries the subscription has), and its oldest pending one.
+ */
+export async function summarise(
+  deliveries: Collection<DeliveryDoc>,
+  subscriptionId: string,
+  limit: number,
+): Promise<DeliverySummary> {
+  const count = async (status: DeliveryStatus) =>
+    await deliveries.countDocuments({ subscriptionId, status }, { limit });
+  const counted = await Promise.all(deliveryStatuses.map(async (status) => [status, await count(status)] as const));
+  const counts = Object.fromEntries(counted) as Record<DeliveryStatus, number>;
   const [oldestPending = null] =
     counts.pending === 0
       ? []

@@ -3,6 +3,7 @@ import type { PauseReason } from '../domain/delivery-vocabulary.js';
 import { isHeraldEventType, isSubscribable } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import { findByIds } from './by-ids.js';
+import { keyPage, newestKeys, VIEW_KEYS } from './signing-key-reads.js';
 import type { Position } from './cursor.js';
 import { cmp } from './event-pages/rows.js';
 import { ownedBy } from './owned.js';
@@ -144,18 +145,14 @@ export function createSubscriptionsRepo(db: Db) {
         );
     },
 
-    /** Every key of these subscriptions, oldest first, read by `_id` in one find (records without `keyIds`: a query). */
-    async listKeys(subs: readonly SubscriptionDoc[]): Promise<SigningKeyDoc[]> {
-      const byId = subs.flatMap((s) => s.keyIds ?? []);
-      const legacy = subs.filter((s) => !s.keyIds).map((s) => s._id);
-      const found = await findByIds(keys, byId);
-      const older =
-        legacy.length === 0
-          ? []
-          : await keys.find({ integratorId: subs[0]!.integratorId, subscriptionId: { $in: legacy } }).toArray();
-      return [...found.filter((k): k is SigningKeyDoc => k !== null), ...older].sort(
-        (x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x._id < y._id ? -1 : 1),
-      );
+    /** The newest keys of these subscriptions, at most `max` each (the active one always among them), oldest first. */
+    async listKeys(subs: readonly SubscriptionDoc[], max = VIEW_KEYS): Promise<SigningKeyDoc[]> {
+      return await newestKeys(keys, subs, max);
+    },
+
+    /** A page of the subscription's keys, newest first: the whole history, page by page. */
+    async keyPage(sub: SubscriptionDoc, position: Position | null, limit: number) {
+      return await keyPage(keys, sub, position, limit);
     },
 
     /** Applies PATCH changes to a live subscription (updatedAt bumped); null when it is not (or no longer) live. */

@@ -18,6 +18,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     HERALD_CURSOR_SECRET: randomBytes(32).toString('base64'),
     // Tests send many bad credentials from one address; the failure limit has its own test (auth-limits).
     HERALD_AUTH_FAILURE_LIMIT: '100000',
+    // Property and fuzz tests send one integrator's requests faster than any client should; the request budget has
+    // its own test (rate-limit).
+    HERALD_RATE_LIMIT_PER_SECOND: '100000',
+    HERALD_RATE_LIMIT_BURST: '100000',
     // No scrape listeners on fixed ports: test files run side by side (metrics tests pass ports of their own).
     HERALD_METRICS_PORT: 'off',
     HERALD_WORKER_METRICS_PORT: 'off',

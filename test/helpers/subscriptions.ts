@@ -42,5 +42,6 @@ export function subscriptionRoutesFor(id: string): Array<[method: string, path: 
     ['PATCH', path, { description: 'x' }],
     ['DELETE', path, undefined],
     ['POST', `${path}/rotate-key`, undefined],
+    ['GET', `${path}/keys`, undefined],
   ];
 }

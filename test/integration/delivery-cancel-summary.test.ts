@@ -86,6 +86,7 @@ describe('cancel one delivery; what never got delivered', () => {
     assert.deepEqual(empty, {
       subscriptionId: subscription.id,
       counts: { pending: 0, succeeded: 0, failed: 0, cancelled: 0 },
+      countLimit: 10_000,
       oldestPending: null,
     });
 

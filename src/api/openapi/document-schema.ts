@@ -40,3 +40,14 @@ export function withErrorResponses(schema: RouteSchema | undefined): RouteSchema
   for (const status of statuses) response[status] ??= errorBodySchema;
   return { ...schema, response };
 }
+
+/** Every 429 carries Retry-After (src/api/errors.ts `tooMany`): the document says so on each 429 response. */
+export function withRetryAfter<T extends { schema?: unknown }>(result: T): T {
+  const response = (result.schema as { response?: Record<string, object> } | undefined)?.response;
+  const limited = response?.['429'];
+  if (response && limited) {
+    const retryAfter = { type: 'integer', minimum: 1, description: 'whole seconds to wait before asking again' };
+    response['429'] = { ...limited, headers: { 'Retry-After': retryAfter } };
+  }
+  return result;
+}

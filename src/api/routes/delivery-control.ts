@@ -43,7 +43,7 @@ export const deliveryControlRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "A subscription's deliveries counted by status, and its oldest pending one",
         description:
           'What has not been delivered yet (pending), what never will be without a retry or a recovery campaign ' +
-          '(failed, cancelled). Counted on each request (see docs/deliveries.md for the cost).',
+          '(failed, cancelled). Counted on each request, each count stopping at countLimit (docs/deliveries.md).',
         params: z.strictObject({ subscription_id: uuid }),
         response: { 200: deliverySummary, ...errorResponses(400, 401, 404) },
       },
@@ -51,10 +51,12 @@ export const deliveryControlRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const id = request.params.subscription_id;
       if (!(await app.store.subscriptions.findLive(integratorOf(request), id))) throw notFound();
-      const { counts, oldestPending: d } = await summarise(app.store.deliveries.collection, id);
+      const countLimit = app.config.HERALD_SUMMARY_COUNT_LIMIT;
+      const { counts, oldestPending: d } = await summarise(app.store.deliveries.collection, id, countLimit);
       return {
         subscriptionId: id,
         counts,
+        countLimit,
         oldestPending: d && {
           id: d._id,
           createdAt: d.createdAt.toISOString(),

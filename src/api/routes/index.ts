@@ -9,6 +9,7 @@ import { deliveryRoutes } from './deliveries.js';
 import { subscriptionTestRoutes } from './subscription-test.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { subscriptionPauseRoutes } from './subscription-pause.js';
+import { subscriptionKeyRoutes } from './subscription-keys.js';
 import { campaignRoutes } from './campaigns.js';
 import { deliveryControlRoutes } from './delivery-control.js';
 import { adminScope } from '../scopes/admin-scope.js';
@@ -31,6 +32,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
       deliveryRoutes,
       subscriptionRoutes,
       subscriptionPauseRoutes,
+      subscriptionKeyRoutes,
       deliveryControlRoutes,
       campaignRoutes,
     ],

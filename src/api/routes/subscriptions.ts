@@ -96,7 +96,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'A subscription with all its signing keys',
+        summary: 'A subscription with its newest signing keys',
         params: subscriptionParams,
         response: { 200: subscription, ...errorResponses(400, 401, 404) },
       },
@@ -177,7 +177,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Replace the active signing key',
         description:
           'A new P-256 key (new keyId and publicKey) signs every attempt from now on. Earlier keys stay listed as ' +
-          'inactive with their keyId and publicKey, so deliveries signed before the rotation still verify.',
+          'inactive with their keyId and publicKey (the newest in `keys`, all on GET …/keys), so deliveries signed ' +
+          'before the rotation still verify.',
         params: subscriptionParams,
         response: { 201: subscription, ...errorResponses(400, 401, 404, 429) },
       },

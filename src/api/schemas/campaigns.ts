@@ -66,7 +66,11 @@ export const deliverySummary = z
         failed: z.number().int(),
         cancelled: z.number().int(),
       })
-      .describe('recorded deliveries by status (a delivery is recorded by its first attempt)'),
+      .describe(
+        'recorded deliveries by status (a delivery is recorded by its first attempt); a count equal to countLimit ' +
+          'means at least that many',
+      ),
+    countLimit: z.number().int().describe('where each count stops (HERALD_SUMMARY_COUNT_LIMIT): the read is bounded'),
     oldestPending: z
       .object({ id: uuid, createdAt: dateTime, attemptCount: z.number().int(), nextAttemptAt: dateTime.nullable() })
       .nullable()

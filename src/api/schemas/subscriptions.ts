@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pauseReasons } from '../../domain/delivery-vocabulary.js';
 import { heraldEventTypes, subscribableEventTypes } from '../../domain/event-types.js';
 import { MAX_CALLBACK_URL_LENGTH } from '../../net/callback-url.js';
+import { VIEW_KEYS } from '../../store/signing-key-reads.js';
 import { cursorParam, dateTime, limitParam, nextCursor, uuid } from './common.js';
 
 export const MAX_DESCRIPTION_LENGTH = 256;
@@ -109,9 +110,21 @@ export const subscription = z
     updatedAt: dateTime,
     keys: z
       .array(subscriptionKey)
-      .describe('every signing key of the subscription, oldest first, so deliveries signed before a rotation verify'),
+      .describe(
+        `the subscription's newest signing keys, at most ${VIEW_KEYS} (the active one always among them), oldest ` +
+          'first, so deliveries signed shortly before a rotation verify; GET …/keys lists every key it ever had',
+      ),
   })
   .meta({ id: 'Subscription' });
+
+export const subscriptionKeyPage = z
+  .object({
+    keys: z.array(subscriptionKey).describe('newest first: the active key, then the ones it replaced'),
+    nextCursor,
+  })
+  .meta({ id: 'SubscriptionKeyPage' });
+
+export const listKeysQuery = z.strictObject({ cursor: cursorParam.optional(), limit: limitParam });
 
 export const subscriptionPage = z
   .object({ subscriptions: z.array(subscription), nextCursor })
@@ -145,6 +158,7 @@ export const subscriptionParams = z.strictObject({ subscription_id: uuid });
 export type Subscription = z.infer<typeof subscription>;
 export type SubscriptionKey = z.infer<typeof subscriptionKey>;
 export type SubscriptionPage = z.infer<typeof subscriptionPage>;
+export type SubscriptionKeyPage = z.infer<typeof subscriptionKeyPage>;
 export type CreateSubscriptionInput = z.input<typeof createSubscriptionBody>;
 export type UpdateSubscriptionInput = z.input<typeof updateSubscriptionBody>;
 export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { errorResponses } from '../errors.js';
 
 /** OpenAPI security requirement of every integrator route: the three headers together. */
 export const integratorSecurity = [{ pubkey: [], timestamp: [], signature: [] }];
@@ -15,11 +16,15 @@ export interface ScopeOptions {
  */
 export const integratorScope: FastifyPluginAsync<ScopeOptions> = async (scope, { routes }) => {
   scope.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, security: integratorSecurity };
+    // Every route here can answer the request budget's 429 (and its own, e.g. a quota's, keeps its place).
+    const response = { ...errorResponses(429), ...(route.schema?.response as object | undefined) };
+    route.schema = { ...route.schema, security: integratorSecurity, response };
   });
   // Before the body is read: a blocked address, or headers that cannot be a credential, end here.
   scope.addHook('onRequest', scope.integratorAuth.precheck);
   // After the body is read (the signature covers its bytes) and before validation.
   scope.addHook('preValidation', scope.integratorAuth.authenticate);
+  // After authentication, so a request counts against the integrator whose key signed it (429 rate_limited).
+  scope.addHook('preValidation', scope.requestBudget.take);
   for (const routePlugin of routes) await scope.register(routePlugin);
 };

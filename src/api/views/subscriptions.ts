@@ -1,5 +1,5 @@
 import type { SigningKeyDoc, SubscriptionDoc } from '../../store/documents.js';
-import type { Subscription } from '../schemas/subscriptions.js';
+import type { Subscription, SubscriptionKey } from '../schemas/subscriptions.js';
 
 /**
  * The API shape of a subscription. A key's status is read from the subscription's `activeKeyId`, the one reference
@@ -21,12 +21,17 @@ export function subscriptionView(doc: SubscriptionDoc, keys: readonly SigningKey
     publicKey: active.publicKey,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
-    keys: keys.map((k) => ({
-      keyId: k._id,
-      publicKey: k.publicKey,
-      status: k._id === doc.activeKeyId ? 'active' : 'inactive',
-      createdAt: k.createdAt.toISOString(),
-    })),
+    keys: keys.map((k) => keyView(doc, k)),
+  };
+}
+
+/** One signing key of the subscription: active when the subscription signs with it. */
+export function keyView(doc: SubscriptionDoc, key: SigningKeyDoc): SubscriptionKey {
+  return {
+    keyId: key._id,
+    publicKey: key.publicKey,
+    status: key._id === doc.activeKeyId ? 'active' : 'inactive',
+    createdAt: key.createdAt.toISOString(),
   };
 }
 

@@ -118,7 +118,8 @@ export const deliveryCommands: readonly CliCommand[] = [
         const oldest = summary.oldestPending;
         io.stdout.write(
           formatFields([
-            ...Object.entries(summary.counts),
+            // A count that reached the limit is a lower bound.
+            ...Object.entries(summary.counts).map(([s, n]) => [s, n >= summary.countLimit ? `${n}+` : n] as const),
             [
               'oldest pending',
               oldest && `${oldest.id} (${shortTime(oldest.createdAt)}, ${oldest.attemptCount} attempts)`,

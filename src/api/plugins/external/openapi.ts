@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { documentOverride, withErrorResponses } from '../../openapi/document-schema.js';
+import { documentOverride, withErrorResponses, withRetryAfter } from '../../openapi/document-schema.js';
 
 const zodToJsonConfig = { override: documentOverride };
 const baseTransform = createJsonSchemaTransform({ zodToJsonConfig });
@@ -46,7 +46,8 @@ export const openapiPlugin = fp(
           },
         },
       },
-      transform: (input) => baseTransform({ ...input, schema: withErrorResponses(input.schema) ?? input.schema }),
+      transform: (input) =>
+        withRetryAfter(baseTransform({ ...input, schema: withErrorResponses(input.schema) ?? input.schema })),
       transformObject: createJsonSchemaTransformObject({ zodToJsonConfig }),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

@@ -63,6 +63,15 @@ export async function buildApp({
     // Behind a TLS proxy every peer is the proxy: request.ip (the failure limiter's key) comes from X-Forwarded-For.
     trustProxy: fastifyTrustProxy(config.HERALD_TRUST_PROXY),
     bodyLimit: BODY_LIMIT_BYTES,
+    connectionTimeout: config.HERALD_CONNECTION_TIMEOUT_MS,
+    requestTimeout: config.HERALD_REQUEST_TIMEOUT_MS,
+    http: {
+      // Given to Node too, so its headersTimeout defaults from it (min(60 s, requestTimeout)).
+      requestTimeout: config.HERALD_REQUEST_TIMEOUT_MS,
+      // Node enforces both only when it sweeps its connections (every 30 s by default): sweep often enough that a
+      // request is cut off close to its timeout.
+      connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.HERALD_REQUEST_TIMEOUT_MS / 4)),
+    },
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false },

@@ -117,6 +117,14 @@ export const configSchema = z.object({
   HERALD_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(200),
   /** Each count of a subscription's delivery summary stops here (a bounded read; docs/deliveries.md). */
   HERALD_SUMMARY_COUNT_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
+  /** Database lookups per second (and burst) for keys this instance does not hold; beyond, 401 with no query. */
+  HERALD_UNKNOWN_KEY_LOOKUPS_PER_SEC: z.coerce.number().int().min(1).max(100_000).default(50),
+  /**
+   * Node's socket inactivity timeout (Fastify's connectionTimeout) and the time a client has to send a whole request,
+   * headers and body (requestTimeout): a slow or silent client cannot hold a connection open indefinitely.
+   */
+  HERALD_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  HERALD_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Per-integrator quotas: live subscriptions; key rotations and test sends per hour (429 beyond). */
   HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),

@@ -1,7 +1,8 @@
 // The load generator of bench/auth.ts, forked as a second process so the server's core is its own. Driven over IPC:
 // `prepare` signs a batch (a fresh timestamp and a unique query per request, so neither the ±60 s window nor the
-// replay cache can reject one), `run` sends it, untimed signing excluded, on a fixed number of keep-alive connections.
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+// replay cache can reject one), `run` sends it, untimed signing excluded, on a fixed number of keep-alive connections;
+// `junk` sends credential-shaped requests signed by a fresh random key each, open loop, as an attacker would.
+import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Pool } from 'undici';
 import { requestSigningInput, signRequest } from '../../src/crypto/request-signature.js';
 
@@ -13,7 +14,8 @@ export type LoadCommand =
       path: string;
       maxMs: number;
       /** Open loop at this many requests/s; absent: as fast as answered. */ rate?: number;
-    };
+    }
+  | { type: 'junk'; path: string; rate: number; ms: number };
 
 /** Tags this protocol's replies: tsx's loader uses the same IPC channel for its own messages. */
 export const LOAD_CHANNEL = 'herald-auth-load';
@@ -27,6 +29,9 @@ export interface LoadResult {
   /** status → count; anything but 200 means the figure is not a throughput of successful requests. */
   statuses: Record<string, number>;
   clientCpuMs: number;
+  /** Milliseconds from when each request was due (its paced start) to its answer: p50 and p99. */
+  p50Ms: number;
+  p99Ms: number;
 }
 
 interface Prepared {
@@ -56,16 +61,20 @@ function prepare(count: number, signedPath: string): void {
  */
 async function run(path: string, maxMs: number, rate?: number): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
+  const latencies: number[] = [];
   const deadline = Date.now() + maxMs;
   const started = performance.now();
   let next = 0;
   const loop = async (): Promise<void> => {
     for (let i = next++; i < batch.length && Date.now() < deadline; i = next++) {
       const r = batch[i]!;
-      const wait = rate === undefined ? 0 : started + (i * 1000) / rate - performance.now();
+      // Timed from when the request was due, so a server that falls behind shows in the figure.
+      const due = rate === undefined ? performance.now() : started + (i * 1000) / rate;
+      const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const res = await pool!.request({ method: 'GET', path: `${path}${r.query}`, headers: r.headers });
       await res.body.dump();
+      latencies.push(performance.now() - due);
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
     }
   };
@@ -74,7 +83,57 @@ async function run(path: string, maxMs: number, rate?: number): Promise<LoadResu
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const sent = Object.values(statuses).reduce((a, b) => a + b, 0);
-  return { type: 'result', sent, ms, statuses, clientCpuMs: (used.user + used.system) / 1000 };
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
+  const clientCpuMs = (used.user + used.system) / 1000;
+  return { type: 'result', sent, ms, statuses, clientCpuMs, p50Ms: at(0.5), p99Ms: at(0.99) };
+}
+
+/** A JSON body of the size a real create sends: the server must answer before reading it. */
+const JUNK_BODY = JSON.stringify({
+  url: 'https://hooks.example.com/herald/webhooks',
+  eventTypes: ['customer.created'],
+});
+
+/**
+ * `rate` POSTs a second for `ms`, each with well-formed headers of a random key (a new one every time, so no cache
+ * can have seen it), a current timestamp and a random signature; sent in 10 ms ticks, never waiting for answers.
+ */
+async function junk(path: string, rate: number, ms: number): Promise<LoadResult> {
+  const statuses: Record<string, number> = {};
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const inFlight = new Set<Promise<void>>();
+  let sent = 0;
+  const one = async (): Promise<void> => {
+    const headers = {
+      'content-type': 'application/json',
+      'x-pubkey': `0x02${randomBytes(32).toString('hex')}`,
+      'x-timestamp': String(Math.floor(Date.now() / 1000)),
+      'x-signature': `0x30${randomBytes(69).toString('hex')}`,
+    };
+    try {
+      const res = await pool!.request({ method: 'POST', path, headers, body: JUNK_BODY });
+      await res.body.dump();
+      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+    } catch {
+      statuses.error = (statuses.error ?? 0) + 1;
+    }
+  };
+  while (performance.now() - started < ms) {
+    const due = Math.floor(((performance.now() - started) * rate) / 1000);
+    for (; sent < due; sent++) {
+      const p = one();
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await Promise.all(inFlight);
+  const used = process.cpuUsage(cpu);
+  const elapsed = performance.now() - started;
+  const clientCpuMs = (used.user + used.system) / 1000;
+  return { type: 'result', sent, ms: elapsed, statuses, clientCpuMs, p50Ms: NaN, p99Ms: NaN };
 }
 
 process.on('message', (cmd: LoadCommand) => {
@@ -92,6 +151,8 @@ process.on('message', (cmd: LoadCommand) => {
         return reply({ type: 'ready' });
       case 'run':
         return reply(await run(cmd.path, cmd.maxMs, cmd.rate));
+      case 'junk':
+        return reply(await junk(cmd.path, cmd.rate, cmd.ms));
     }
   })().catch((err: unknown) => reply({ type: 'error', message: String(err) }));
 });

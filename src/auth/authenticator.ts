@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { requestSigningInput, verifyRequestSignature } from '../crypto/request-signature.js';
-import type { KeyCache } from './key-cache.js';
+import { NOT_LOOKED_UP, type AuthKey, type KeyCache } from './key-cache.js';
 import type { ReplayCache } from './replay-cache.js';
 
 /** The spec's tolerance between X-Timestamp and server time (§5, §8). */
@@ -57,12 +57,25 @@ export function credentialShapeProblem(
   return undefined;
 }
 
+/** The credential headers with their shapes checked, the timestamp in the window and the key found. */
+export interface Identified {
+  readonly publicKey: string;
+  readonly timestamp: string;
+  readonly signature: string;
+  readonly key: AuthKey;
+}
+
+export type Identification =
+  { readonly ok: true; readonly found: Identified } | { readonly ok: false; readonly cause: string };
+
 /**
- * Checks the three headers of §5 in order of cost: shapes, the time window, the key (cached), the signature
- * (OpenSSL, on the event loop: a hand-off to libuv's thread pool costs more CPU than the ≈ 60 µs verification
- * itself), and last replay protection, so that only verified messages are remembered: the per-process cache first (a
- * replay to the same instance costs no round trip), then the shared store (a share of one batched insert). Replay
- * protection applies to requests that change state only: a safe method (GET) touches neither cache nor store.
+ * Checks the three headers of §5 in order of cost, in two steps. `identify` needs the headers only, so the API runs it
+ * before reading the body: shapes, the time window, the key (cached; an unknown key costs a query only within the
+ * key cache's budget). `verify` then checks the signature over the body (OpenSSL, on the event loop: a hand-off to
+ * libuv's thread pool costs more CPU than the ≈ 60 µs verification itself), and last replay protection, so that only
+ * verified messages are remembered: the per-process cache first (a replay to the same instance costs no round trip),
+ * then the shared store (a share of one batched insert). Replay protection applies to requests that change state
+ * only: a safe method (GET) touches neither cache nor store.
  */
 export function createAuthenticator(deps: {
   keys: KeyCache;
@@ -71,19 +84,35 @@ export function createAuthenticator(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  return async function authenticate(req: SignedRequest): Promise<AuthResult> {
+  const skewProblem = (timestamp: string): string | undefined => {
+    const skew = Math.abs(now() / 1000 - Number(timestamp));
+    return skew > TIMESTAMP_TOLERANCE_SEC ? `X-Timestamp is ${Math.round(skew)} s from server time` : undefined;
+  };
+
+  async function identify(req: Pick<SignedRequest, 'pubkey' | 'timestamp' | 'signature'>): Promise<Identification> {
     const { pubkey, timestamp, signature } = req;
     const malformed = credentialShapeProblem(pubkey, timestamp, signature);
     if (malformed !== undefined || pubkey === undefined || timestamp === undefined || signature === undefined)
-      return fail(malformed ?? 'missing header');
-    const skew = Math.abs(now() / 1000 - Number(timestamp));
-    if (skew > TIMESTAMP_TOLERANCE_SEC) return fail(`X-Timestamp is ${Math.round(skew)} s from server time`);
-
+      return { ok: false, cause: malformed ?? 'missing header' };
+    const stale = skewProblem(timestamp);
+    if (stale !== undefined) return { ok: false, cause: stale };
     const publicKey = pubkey.slice(2).toLowerCase();
     // An off-curve or unregistered key is simply not found (registered keys were validated on the way in).
     const key = await deps.keys.get(publicKey);
-    if (!key) return fail('unknown or revoked key');
+    if (key === NOT_LOOKED_UP)
+      return { ok: false, cause: 'unknown or revoked key (not looked up: lookup budget spent)' };
+    if (!key) return { ok: false, cause: 'unknown or revoked key' };
+    return { ok: true, found: { publicKey, timestamp, signature, key } };
+  }
 
+  async function verify(
+    found: Identified,
+    req: Pick<SignedRequest, 'method' | 'target' | 'body'>,
+  ): Promise<AuthResult> {
+    const { publicKey, timestamp, signature, key } = found;
+    // Checked again: the body may have taken a while to arrive since `identify`.
+    const stale = skewProblem(timestamp);
+    if (stale !== undefined) return fail(stale);
     const message = requestSigningInput(timestamp, req.method, req.target, req.body);
     if (!verifyRequestSignature(key.keyObject, message, Buffer.from(signature.slice(2), 'hex')))
       return fail('bad signature');
@@ -104,6 +133,16 @@ export function createAuthenticator(deps: {
       throw err;
     }
     return first ? ok : replayed('replayed request (seen by another instance)');
+  }
+
+  return {
+    identify,
+    verify,
+    /** Both steps at once (in-process callers holding the whole request). */
+    async authenticate(req: SignedRequest): Promise<AuthResult> {
+      const id = await identify(req);
+      return id.ok ? await verify(id.found, req) : fail(id.cause);
+    },
   };
 }
 

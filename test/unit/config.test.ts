@@ -23,6 +23,24 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(c));
   });
 
+  it('sets connection and request timeouts and the unknown-key lookup budget by default, within bounds', () => {
+    const c = loadConfig({});
+    assert.deepEqual(
+      [c.HERALD_CONNECTION_TIMEOUT_MS, c.HERALD_REQUEST_TIMEOUT_MS, c.HERALD_UNKNOWN_KEY_LOOKUPS_PER_SEC],
+      [60_000, 30_000, 50],
+    );
+    assert.equal(loadConfig({ HERALD_REQUEST_TIMEOUT_MS: '5000' }).HERALD_REQUEST_TIMEOUT_MS, 5_000);
+    for (const [name, bad] of [
+      ['HERALD_CONNECTION_TIMEOUT_MS', '0'],
+      ['HERALD_REQUEST_TIMEOUT_MS', 'soon'],
+      ['HERALD_UNKNOWN_KEY_LOOKUPS_PER_SEC', '0'],
+    ] as const)
+      assert.throws(
+        () => loadConfig({ [name]: bad }),
+        (err: unknown) => err instanceof ConfigError && err.message.includes(name),
+      );
+  });
+
   it('takes HERALD_API_WORKER_SLOTS from 0 (no worker in the API) to 200', () => {
     assert.equal(loadConfig({ HERALD_API_WORKER_SLOTS: '0' }).HERALD_API_WORKER_SLOTS, 0);
     for (const bad of ['-1', '201', 'many', '2.5'])

@@ -39,7 +39,7 @@ function sharedStore(answer: (n: number) => boolean) {
 }
 
 const authenticator = (shared: SharedReplayStore) =>
-  createAuthenticator({ keys, replay: createReplayCache({ windowMs: 121_000 }), sharedReplay: shared });
+  createAuthenticator({ keys, replay: createReplayCache({ windowMs: 121_000 }), sharedReplay: shared }).authenticate;
 
 describe('replay protection: requests that change state only', () => {
   it('answers a repeated GET and never asks the shared store; refuses a repeated POST', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createAuthenticator, credentialShapeProblem, TIMESTAMP_TOLERANCE_SEC } from '../../../auth/authenticator.js';
+import { createAuthenticator, TIMESTAMP_TOLERANCE_SEC, type Identified } from '../../../auth/authenticator.js';
 import { createKeyCache, type KeyCache } from '../../../auth/key-cache.js';
 import { createReplayCache } from '../../../auth/replay-cache.js';
 import { unauthorized } from '../../errors.js';
@@ -11,9 +11,12 @@ declare module 'fastify' {
     authKeys: KeyCache;
     /** The integrator guard's two hooks, installed by the integrator scope (src/api/scopes/integrator-scope.ts). */
     integratorAuth: {
-      /** onRequest: headers that cannot be a credential (401, or 429 from a blocked address), before the body is read. */
+      /**
+       * onRequest, before the body is read: the headers' shapes, the time window and the key (401, or 429 from a
+       * blocked address), so an unknown key never costs a body read.
+       */
       precheck(request: FastifyRequest): Promise<void>;
-      /** preValidation: the full check of §5 over the raw body; sets request.integratorId and keyId. */
+      /** preValidation: the signature over the raw body and replay protection; sets request.integratorId and keyId. */
       authenticate(request: FastifyRequest): Promise<void>;
     };
   }
@@ -31,10 +34,14 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
  */
 export const integratorAuthPlugin = fp(
   async (app: FastifyInstance) => {
-    const keys = createKeyCache(app.store.integrators);
+    const keys = createKeyCache(app.store.integrators, {
+      unknownLookupsPerSec: app.config.HERALD_UNKNOWN_KEY_LOOKUPS_PER_SEC,
+    });
     // The window is ±60 s, so a message can be replayed within 120 s of its first use.
     const replay = createReplayCache({ windowMs: 2 * TIMESTAMP_TOLERANCE_SEC * 1000 + 1000 });
-    const authenticate = createAuthenticator({ keys, replay, sharedReplay: app.store.expiring });
+    const authenticator = createAuthenticator({ keys, replay, sharedReplay: app.store.expiring });
+    // What precheck found, for authenticate to verify once the body is in.
+    const identified = new WeakMap<FastifyRequest, Identified>();
     app.decorate('authKeys', keys);
 
     // Only a credential that did not verify is counted against (and, over the limit, refused by) the failure
@@ -48,18 +55,19 @@ export const integratorAuthPlugin = fp(
 
     app.decorate('integratorAuth', {
       async precheck(request: FastifyRequest) {
-        const cause = credentialShapeProblem(
-          header(request, 'x-pubkey'),
-          header(request, 'x-timestamp'),
-          header(request, 'x-signature'),
-        );
-        if (cause !== undefined) refuse(request, cause);
-      },
-      async authenticate(request: FastifyRequest) {
-        const result = await authenticate({
+        const id = await authenticator.identify({
           pubkey: header(request, 'x-pubkey'),
           timestamp: header(request, 'x-timestamp'),
           signature: header(request, 'x-signature'),
+        });
+        if (!id.ok) refuse(request, id.cause);
+        else identified.set(request, id.found);
+      },
+      async authenticate(request: FastifyRequest) {
+        const found = identified.get(request);
+        // The integrator scope installs precheck before this hook: without its result there is nothing to verify.
+        if (!found) return refuse(request, 'not identified before the body was read');
+        const result = await authenticator.verify(found, {
           method: request.method,
           target: request.raw.url ?? request.url,
           body: request.rawBody,

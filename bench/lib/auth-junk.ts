@@ -1,0 +1,97 @@
+// `npm run bench -- auth junk`: the valid clients' latency with and without a flood of random keys. One load
+// generator sends signed GETs at a steady rate; a second one, in phases, sends POSTs with a JSON body, each signed by a
+// fresh random key (what no cache can have seen), at 1,000 requests/s. Phases alternate, the valid clients' p99 is
+// taken in each, and the server's database lookups of keys are counted (the unknown-key budget bounds them).
+import type { ChildProcess } from 'node:child_process';
+import type { CommandStartedEvent } from 'mongodb';
+import { AUTH_PATH } from './auth-http.js';
+import { ask, forkLoad, startAuthServer, type AuthBenchServer } from './auth-server.js';
+import type { LoadReply, LoadResult } from './auth-load.js';
+
+const VALID_CONNECTIONS = 16;
+const JUNK_CONNECTIONS = 64;
+const JUNK_PATH = '/v1/webhooks/subscriptions';
+
+export interface JunkOptions {
+  token: string;
+  /** Length of each phase, seconds. */
+  seconds: number;
+  /** Pairs of phases (without junk, then with it). */
+  rounds: number;
+  validRate: number;
+  junkRate: number;
+}
+
+export interface JunkPhase {
+  p50Ms: number;
+  p99Ms: number;
+  sent: number;
+  /** Key lookups the server sent to the database during the phase. */
+  keyLookups: number;
+  junkStatuses?: Record<string, number>;
+  junkSent?: number;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function init(child: ChildProcess, server: AuthBenchServer, connections: number): Promise<void> {
+  const { baseUrl, privateKeyPem, pubkey } = server;
+  await ask(child, { type: 'init', baseUrl, privateKeyPem, pubkey, connections });
+}
+
+export async function measureJunk(opts: JunkOptions) {
+  let keyLookups = 0;
+  const server = await startAuthServer(opts.token, undefined, { monitorCommands: true });
+  server.app.mongo.client.on('commandStarted', (e: CommandStartedEvent) => {
+    if (e.commandName === 'find' && e.command.find === 'integrator_keys') keyLookups++;
+  });
+  const valid = forkLoad();
+  const junk = forkLoad();
+  try {
+    await init(valid, server, VALID_CONNECTIONS);
+    await init(junk, server, JUNK_CONNECTIONS);
+    const phase = async (withJunk: boolean): Promise<JunkPhase> => {
+      const count = Math.round(opts.validRate * opts.seconds);
+      await ask(valid, { type: 'prepare', count, signedPath: AUTH_PATH });
+      const lookupsBefore = keyLookups;
+      const flood = withJunk
+        ? (ask(junk, { type: 'junk', path: JUNK_PATH, rate: opts.junkRate, ms: opts.seconds * 1000 + 500 }) as Promise<
+            LoadResult & LoadReply
+          >)
+        : undefined;
+      const res = (await ask(valid, {
+        type: 'run',
+        path: AUTH_PATH,
+        maxMs: opts.seconds * 1000 + 10_000,
+        rate: opts.validRate,
+      })) as LoadResult & LoadReply;
+      const junkRes = await flood;
+      const bad = Object.entries(res.statuses).filter(([status]) => status !== '200');
+      if (bad.length > 0) throw new Error(`valid clients: non-200 answers ${JSON.stringify(res.statuses)}`);
+      return {
+        p50Ms: res.p50Ms,
+        p99Ms: res.p99Ms,
+        sent: res.sent,
+        keyLookups: keyLookups - lookupsBefore,
+        ...(junkRes ? { junkStatuses: junkRes.statuses, junkSent: junkRes.sent } : {}),
+      };
+    };
+    await phase(false); // warm-up: JIT, connections, key cache
+    const quiet: JunkPhase[] = [];
+    const flooded: JunkPhase[] = [];
+    for (let i = 0; i < opts.rounds; i++) {
+      quiet.push(await phase(false));
+      flooded.push(await phase(true));
+    }
+    return {
+      quiet,
+      flooded,
+      quietP99Ms: median(quiet.map((p) => p.p99Ms)),
+      floodedP99Ms: median(flooded.map((p) => p.p99Ms)),
+    };
+  } finally {
+    valid.kill();
+    junk.kill();
+    await server.close();
+  }
+}

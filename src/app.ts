@@ -9,6 +9,7 @@ import { checkEgressExemptions } from './net/egress-exemptions.js';
 import { connectionsPlugin } from './api/plugins/external/connections.js';
 import { openapiPlugin } from './api/plugins/external/openapi.js';
 import { errorHandlerPlugin } from './api/plugins/app/error-handler.js';
+import { adminListenerPlugin } from './api/plugins/app/admin-listener.js';
 import { rawBodyPlugin } from './api/plugins/app/raw-body.js';
 import { authFailuresPlugin } from './api/plugins/app/auth-failures.js';
 import { integratorAuthPlugin } from './api/plugins/app/integrator-auth.js';
@@ -87,6 +88,7 @@ export async function buildApp({
   // 2. app
   await app.register(telemetryPlugin, metrics ? { metrics } : {});
   await app.register(errorHandlerPlugin);
+  await app.register(adminListenerPlugin);
   await app.register(vaultPlugin, { master });
   await app.register(storePlugin);
   await app.register(apiWorkerPlugin);

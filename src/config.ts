@@ -78,6 +78,9 @@ export const configSchema = z.object({
   /** Fastify's trustProxy (src/config-trust-proxy.ts): which peers' X-Forwarded-For names the client (docs/security.md). */
   HERALD_TRUST_PROXY: trustProxySetting,
   HERALD_ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Unset: the admin API is served with the rest. Set: on this port only, the public listener answering 404. */
+  HERALD_ADMIN_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  HERALD_ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
   /** Attempts one worker runs at once (maxConcurrentActivityTaskExecutions): docs/operations.md, "Sizing the worker". */
   HERALD_WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).max(2000).default(100),
   /**

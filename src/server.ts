@@ -2,7 +2,10 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { setupTracing } from './telemetry/tracing.js';
 
-/** Starts the HTTP API; SIGINT/SIGTERM stop accepting, drain in-flight requests and close connections. */
+/**
+ * Starts the HTTP API (and the admin API's own listener with HERALD_ADMIN_PORT); SIGINT/SIGTERM stop accepting on
+ * both, drain in-flight requests and close connections.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const tracing = setupTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'herald-api' });
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await app.listen({ host: config.HERALD_HOST, port: config.HERALD_PORT });
+  await app.listenAdmin();
 }
 
 main().catch((err: unknown) => {

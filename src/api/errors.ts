@@ -5,7 +5,7 @@ export const errorBodySchema = z
   .object({
     error: z.string().describe('machine-readable error code, e.g. `not_found`'),
     status: z.number().int().describe('HTTP status, repeated in the body'),
-    message: z.string().optional().describe('human-readable detail; absent on 401 and 5xx'),
+    message: z.string().optional().describe('human-readable detail; absent on 401, 500 and 503'),
   })
   .meta({ id: 'Error' });
 

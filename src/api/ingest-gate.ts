@@ -34,7 +34,7 @@ export interface IngestGateOptions {
   retryAfterSec?: number;
 }
 
-/** The 503 a shed ingest answers, in the error shape (no message, as every 5xx). */
+/** The 503 a shed ingest answers, in the error shape (no message). */
 export const overloaded = (retryAfterSec: number): HttpError =>
   new HttpError(503, 'overloaded', undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) });
 

@@ -187,6 +187,30 @@ describe('GET /v1/query/events', () => {
     assert.equal(again.events.length, 2);
   });
 
+  it('compares a bound finer than the millisecond exactly: the events of that millisecond are not left out', async () => {
+    const at = T0 + 7_000; // three events share this createdAt
+    const onBoundary = lifecycle()
+      .filter((d) => d.createdAt.getTime() === at)
+      .map((d) => d._id)
+      .sort();
+    assert.ok(onBoundary.length > 0);
+    /** The instant `ms` written with `finer` digits after its milliseconds. */
+    const iso = (ms: number, finer: string) => new Date(ms).toISOString().replace('Z', `${finer}Z`);
+    const listed = async (filters: EventFilters) => idsOf(await all(acme, { ...filters, limit: 1 })).sort();
+    for (const finer of ['1', '5', '000001', '999999']) {
+      // 07.000 < 07.000…1: listed before such a bound, and after 06.999…
+      assert.deepEqual(await listed({ createdAfter: new Date(at - 1), createdBefore: iso(at, finer) }), onBoundary);
+      assert.deepEqual(await listed({ createdAfter: iso(at - 1, finer), createdBefore: new Date(at + 1) }), onBoundary);
+      // …and not after 07.000…1.
+      assert.deepEqual(await listed({ createdAfter: iso(at, finer), createdBefore: new Date(at + 1) }), [], finer);
+    }
+    // Zeros past the millisecond are the millisecond itself: still exclusive.
+    assert.deepEqual(await listed({ createdAfter: new Date(at - 1), createdBefore: iso(at, '000') }), []);
+    // An offset changes nothing.
+    const offset = { createdAfter: new Date(at - 1), createdBefore: '2026-01-01T01:00:07.0005+01:00' };
+    assert.deepEqual(await listed(offset), onBoundary);
+  });
+
   it('answers 400 naming the parameter for every invalid, repeated or unknown parameter', async () => {
     const cases: Array<[string, RegExp]> = [
       ['accountId=nope', /^querystring\.accountId: /],

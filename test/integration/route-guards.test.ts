@@ -5,9 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { testConfig } from '../helpers/env.js';
 import { ADMIN_TOKEN, listen } from '../helpers/integrators.js';
+import { appWithRoutes, methodsOf } from '../helpers/routes.js';
 
 /** Routes without a guard, by name. Everything else must answer 401 without credentials. */
 const PUBLIC = (url: string): boolean =>
@@ -19,14 +18,6 @@ const PUBLIC = (url: string): boolean =>
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const concrete = (url: string): string => url.replace(/:[A-Za-z_]+/g, ID);
-const methodsOf = (route: RouteOptions): string[] => [route.method].flat();
-
-async function appWithRoutes(overrides: Record<string, string>) {
-  const routes: RouteOptions[] = [];
-  const app = await buildApp({ config: testConfig(overrides), logger: false, onRoute: (r) => routes.push(r) });
-  await app.ready();
-  return { app, routes };
-}
 
 /** Spellings of `path` that some parser reads as the same route, or that a prefix test would miss. */
 export function spellings(path: string): string[] {

@@ -132,13 +132,20 @@ describe('webhook subscriptions API: delete, rotate, not found, tenants', () => 
 
   it('answers 404 with the bare not-found body for unknown ids and 400 for malformed ones', async () => {
     const unknown = randomUUID();
-    for (const [method, path, body] of subscriptionRoutesFor(unknown)) {
+    const testPath = (id: string) => `/v1/webhooks/subscriptions/${encodeURIComponent(id)}/test`;
+    const routes: Array<[string, string, unknown]> = [
+      ...subscriptionRoutesFor(unknown),
+      ['POST', testPath(unknown), undefined],
+    ];
+    for (const [method, path, body] of routes) {
       await rejectsNotFound(alice.client.request(method, path, { body }), `${method} ${path}`);
     }
     for (const bad of ['not-a-uuid', '123', `${unknown}x`, unknown.toUpperCase().replace(/-/g, '')]) {
       for (const [method, path, body] of subscriptionRoutesFor(bad)) {
         await rejectsWith(alice.client.request(method, path, { body }), 400, 'invalid_request', /subscription_id/);
       }
+      // The test endpoint answers a malformed id as §4.2 says for an unknown subscription: 404.
+      await rejectsNotFound(alice.client.request('POST', testPath(bad)), `POST ${testPath(bad)}`);
     }
   });
 

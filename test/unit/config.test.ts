@@ -90,4 +90,14 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ HERALD_ADMIN_TOKEN: '' }).HERALD_ADMIN_TOKEN, undefined);
     assert.throws(() => loadConfig({ HERALD_ADMIN_TOKEN: 'short' }), /HERALD_ADMIN_TOKEN/);
   });
+
+  it('serves the admin API on HERALD_ADMIN_PORT only when set (empty: unset), on HERALD_ADMIN_HOST', () => {
+    for (const unset of [{}, { HERALD_ADMIN_PORT: '' }, { HERALD_ADMIN_PORT: '  ' }])
+      assert.equal(loadConfig(unset).HERALD_ADMIN_PORT, undefined, JSON.stringify(unset));
+    const set = loadConfig({ HERALD_ADMIN_PORT: '3001' });
+    assert.deepEqual([set.HERALD_ADMIN_PORT, set.HERALD_ADMIN_HOST], [3001, '127.0.0.1']);
+    assert.equal(loadConfig({ HERALD_ADMIN_PORT: '0', HERALD_ADMIN_HOST: '10.0.0.2' }).HERALD_ADMIN_HOST, '10.0.0.2');
+    for (const bad of ['-1', '65536', 'admin', '1.5'])
+      assert.throws(() => loadConfig({ HERALD_ADMIN_PORT: bad }), /HERALD_ADMIN_PORT/, bad);
+  });
 });

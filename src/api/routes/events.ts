@@ -18,7 +18,8 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['events'],
         summary: 'List lifecycle events, newest first',
         description:
-          'Ordered by createdAt, then id, both descending. createdAfter/createdBefore are exclusive. webhook.test ' +
+          'Ordered by createdAt, then id, both descending. createdAfter/createdBefore are exclusive, compared exactly ' +
+          'whatever their precision. webhook.test ' +
           'events are listed only with eventType=webhook.test. A cursor is valid only with the filters it was ' +
           'issued for; an unknown or repeated parameter is a 400.',
         querystring: listEventsQuery,

@@ -22,15 +22,16 @@ export const subscriptionTestRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Stores a webhook.test event and its delivery, makes the first attempt through the delivery workflow and ' +
           'answers 201 once it has finished, whatever its outcome. A failed test delivery follows the normal schedule.',
-        params: z.strictObject({ subscription_id: uuid }),
+        // §4.2 (and §7) answer a subscription that does not exist with 404; a malformed id names none either.
+        params: z.strictObject({
+          subscription_id: z.string().meta({ format: 'uuid', description: 'the subscription id; not a uuid: 404' }),
+        }),
         response: { 201: testDeliveryResponse, ...errorResponses(400, 401, 404, 409, 429, 504) },
       },
     },
     async (request, reply) => {
-      const subscription = await app.store.subscriptions.findLive(
-        integratorOf(request),
-        request.params.subscription_id,
-      );
+      const id = uuid.safeParse(request.params.subscription_id);
+      const subscription = id.success ? await app.store.subscriptions.findLive(integratorOf(request), id.data) : null;
       if (!subscription) throw notFound();
       await takeHourlyQuota(app, subscription.integratorId, 'test_sends');
       const deps = { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE };

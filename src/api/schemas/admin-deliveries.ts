@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorParam, givenOnce, limitParam, nextCursor, uuid } from './common.js';
+import { cursorParam, instantBound, limitParam, nextCursor, uuid } from './common.js';
 import { attempt, attemptsNextAfter, delivery, deliveryParams } from './deliveries.js';
 
 // The operator's view of deliveries over the internal admin API (`herald admin deliveries …`): every integrator's,
@@ -25,11 +25,7 @@ export const adminDeliveriesQuery = z.strictObject({
   status: delivery.shape.status.optional(),
   subscriptionId: uuid.optional(),
   integratorId: uuid.optional(),
-  since: z.iso
-    .datetime({ offset: true, ...givenOnce })
-    .transform((s) => new Date(s))
-    .optional()
-    .describe('only deliveries created at or after this time'),
+  since: instantBound('ceil').optional().describe('only deliveries created at or after this time'),
   cursor: cursorParam.optional(),
   limit: limitParam.describe('page size, 1 to 250 (default 100)'),
 });

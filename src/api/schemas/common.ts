@@ -12,6 +12,21 @@ export const givenOnce = {
 export const dateTime = z.iso.datetime({ offset: true });
 
 /**
+ * A query bound on a stored instant, as the millisecond that selects exactly the same instants. Stored instants are
+ * whole milliseconds and `new Date()` drops the digits after them, so `createdBefore=…07.0005Z` would become
+ * `< 07.000` and leave out the events of 07.000. An upper bound (`< t`) or an inclusive lower one (`>= t`) with a
+ * finer fraction moves up to the next millisecond (`ceil`); an exclusive lower bound (`> t`) keeps its millisecond.
+ */
+export const instantBound = (rounding: 'floor' | 'ceil') =>
+  z.iso.datetime({ offset: true, ...givenOnce }).transform((s) => {
+    const fraction = /\.(\d+)/.exec(s);
+    if (!fraction) return new Date(s);
+    const digits = fraction[1] ?? '';
+    const date = new Date(s.replace(fraction[0], `.${digits.slice(0, 3).padEnd(3, '0')}`));
+    return rounding === 'ceil' && /[1-9]/.test(digits.slice(3)) ? new Date(date.getTime() + 1) : date;
+  });
+
+/**
  * `limit`: an integer 1–250 written in plain decimal digits (so "1.5", "1e2", "-1", "abc" and "" are 400), default 100.
  */
 export const limitParam = z

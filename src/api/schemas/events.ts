@@ -6,7 +6,7 @@ import {
   SUBSCRIBABLE_ONLY_TYPE,
   TEST_EVENT_TYPE,
 } from '../../domain/event-types.js';
-import { cursorParam, dateTime, givenOnce, jsonValue, limitParam, nextCursor, uuid } from './common.js';
+import { cursorParam, dateTime, givenOnce, instantBound, jsonValue, limitParam, nextCursor, uuid } from './common.js';
 
 // §2.1 / §2.2 / §4.1: the single source of the events API's validation, types and OpenAPI.
 
@@ -69,7 +69,6 @@ export const listEventsResponse = z
   .object({ events: z.array(eventHistoryItem), nextCursor })
   .meta({ id: 'ListEventsResponse' });
 
-const dateParam = z.iso.datetime({ offset: true, ...givenOnce }).transform((s) => new Date(s));
 const uuidParam = z.uuid(givenOnce).transform((s) => s.toLowerCase());
 
 /** GET /v1/query/events (§4.1). Strict: an unknown or repeated parameter is a 400 naming it. */
@@ -81,8 +80,12 @@ export const listEventsQuery = z.strictObject({
     .enum(historyEventTypes, givenOnce)
     .optional()
     .describe(`a history event type; ${TEST_EVENT_TYPE} events are listed only when asked for by this filter`),
-  createdAfter: dateParam.optional().describe('exclusive lower bound on createdAt'),
-  createdBefore: dateParam.optional().describe('exclusive upper bound on createdAt'),
+  createdAfter: instantBound('floor')
+    .optional()
+    .describe('exclusive lower bound on createdAt; any precision, compared exactly'),
+  createdBefore: instantBound('ceil')
+    .optional()
+    .describe('exclusive upper bound on createdAt; any precision, compared exactly'),
   cursor: cursorParam.optional(),
   limit: limitParam.describe('page size, 1 to 250 (default 100)'),
 });

@@ -17,6 +17,8 @@ export const adminScope: FastifyPluginAsync<ScopeOptions & { token: string }> = 
   const expected = digest(token);
   scope.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, security: adminSecurity, hide: true };
+    // With HERALD_ADMIN_PORT, served on the admin listener only (src/api/plugins/app/admin-listener.ts).
+    route.config = { ...route.config, adminRoute: true };
   });
   scope.addHook('onRequest', async (request) => {
     const header = request.headers.authorization ?? '';

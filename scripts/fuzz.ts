@@ -1,5 +1,5 @@
 // `npm run fuzz`: Schemathesis (pinned, installed on first use into .tools/venv-fuzz, or HERALD_FUZZ_VENV) against a
-// fresh API — a throw-away MongoDB-wire and Temporal dev server, no worker, nothing but loopback traffic — through a
+// fresh API and worker — a throw-away MongoDB-wire and Temporal dev server, nothing but loopback traffic — through a
 // signing proxy (scripts/lib/signing-proxy.ts) that signs as one registered integrator. It fails on any server
 // error, any status the document does not declare, and any schema-valid request refused. Bounded: a fixed seed and
 // example count (override with `npm run fuzz -- --max-examples 50`, any `schemathesis run` flag) and a time limit.
@@ -19,7 +19,7 @@ const TIME_LIMIT_MS = 15 * 60_000;
 /** What the run judges: crashes, undeclared statuses, refused valid data; plus 405 for undeclared methods. */
 const CHECKS =
   'not_a_server_error,status_code_conformance,positive_data_acceptance,unsupported_method,allow_header_conformance';
-const DEFAULT_ARGS = ['--max-examples', '25', '--seed', '33', '--workers', '1', '--request-timeout', '10'];
+const DEFAULT_ARGS = ['--max-examples', '25', '--seed', '33', '--workers', '1', '--request-timeout', '30'];
 
 /** The Schemathesis executable, installed with pip into its own venv when missing or of another version. */
 function ensureSchemathesis(): string {
@@ -57,8 +57,10 @@ async function main(): Promise<number> {
       HERALD_HOST: '127.0.0.1',
       HERALD_PORT: String(port),
       HERALD_ADMIN_TOKEN: adminToken,
-      HERALD_INSECURE_EPHEMERAL_MASTER_KEY: '1',
+      HERALD_MASTER_KEY: randomBytes(32).toString('base64'),
       HERALD_METRICS_PORT: 'off',
+      HERALD_WORKER_METRICS_PORT: 'off',
+      HERALD_TEMPORAL_METRICS_PORT: 'off',
       LOG_LEVEL: 'warn',
       // The run judges the API's answers to data, not its budgets (their own tests cover those): budgets it would
       // spend in seconds are raised, so a 429 or 409 never stands for a refused request.
@@ -71,14 +73,19 @@ async function main(): Promise<number> {
       HERALD_RESEND_BUDGET_PER_HOUR: '1000000',
       HERALD_CAMPAIGNS_PER_INTEGRATOR: '100',
     };
-    const dns = join(root, 'scripts/lib/offline-dns.ts');
-    const api: Managed = spawnManaged(
-      'api',
-      process.execPath,
-      ['--import', 'tsx', '--import', dns, join(root, 'src/server.ts')],
-      { env, log: join(bed.tmp, 'api.log') },
-    );
-    stops.unshift(() => api.stop());
+    // As `npm run dev`: the API and a worker (workflow queries need one), each with its DNS answer (offline-dns.mjs).
+    const start = (name: string, script: string, address: string): Managed => {
+      const args = ['--import', 'tsx', '--import', join(root, 'scripts/lib/offline-dns.mjs'), join(root, script)];
+      const log = join(bed.tmp, `${name}.log`);
+      const proc = spawnManaged(name, process.execPath, args, {
+        env: { ...env, HERALD_FUZZ_DNS_ADDRESS: address },
+        log,
+      });
+      stops.unshift(() => proc.stop());
+      return proc;
+    };
+    start('worker', 'src/worker.ts', '192.0.2.1');
+    const api = start('api', 'src/server.ts', '93.184.215.14');
     await waitForPort(port, 'the API', api.child, 60_000);
     const apiUrl = `http://127.0.0.1:${port}`;
 
@@ -136,7 +143,8 @@ async function registerIntegrator(apiUrl: string, token: string, pubkey: string)
 
 /** Runs in the temp folder, where Schemathesis keeps its own state (.schemathesis/). */
 function run(cmd: string, args: string[], cwd: string, limitMs: number): Promise<number> {
-  const child = spawn(cmd, args, { stdio: 'inherit', cwd });
+  const env = { ...process.env, SCHEMATHESIS_HOOKS: 'fuzz_hooks', PYTHONPATH: join(root, 'scripts/lib') };
+  const child = spawn(cmd, args, { stdio: 'inherit', cwd, env });
   const timer = setTimeout(() => {
     console.error(`fuzz: stopped after ${limitMs / 60_000} minutes`);
     child.kill('SIGTERM');

@@ -25,17 +25,25 @@ export function documentOverride(ctx: OverrideContext): void {
 
 type RouteSchema = FastifySchema & { hide?: boolean; response?: unknown };
 
+/** Methods whose request body Fastify reads (and so can refuse: 400 malformed, 413 too large, 415 not JSON). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 /**
- * Every error a route can answer, declared with the one error shape: 400 for any validated input, 401 for an
- * authenticated route, 413 and 415 for a JSON body (size limit, content type), 500 everywhere. A route's own
- * declarations (404, 409…) are kept.
+ * Every error a route can answer, declared with the one error shape: 400 for any validated input or body, 401 and
+ * 429 for an authenticated route (a credential that does not verify; the failure limiter's `too_many_auth_failures`,
+ * the request budget's `rate_limited`), 413 and 415 for any method with a body (size limit, content type, whether or
+ * not the route takes one), 500 everywhere. A route's own declarations (404, 409, 503…) are kept.
  */
-export function withErrorResponses(schema: RouteSchema | undefined): RouteSchema | undefined {
+export function withErrorResponses(
+  schema: RouteSchema | undefined,
+  method: string | readonly string[] = 'GET',
+): RouteSchema | undefined {
   if (!schema || schema.hide) return schema;
   const statuses = [500];
-  if (schema.body || schema.querystring || schema.params) statuses.push(400);
-  if (schema.security && schema.security.length > 0) statuses.push(401);
-  if (schema.body) statuses.push(413, 415);
+  const withBody = [method].flat().some((m) => BODY_METHODS.has(m.toUpperCase()));
+  if (schema.body || schema.querystring || schema.params || withBody) statuses.push(400);
+  if (schema.security && schema.security.length > 0) statuses.push(401, 429);
+  if (withBody) statuses.push(413, 415);
   const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
   for (const status of statuses) response[status] ??= errorBodySchema;
   return { ...schema, response };

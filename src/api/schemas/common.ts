@@ -38,12 +38,24 @@ export const limitParam = z
   // The document shows what a client sends: an integer 1–250 (the `pattern` of the string form is dropped there).
   .meta({ type: 'integer', minimum: 1, maximum: 250, default: 100 });
 
+/**
+ * The form of every cursor the API issues (src/store/cursor.ts): base64url of a JSON array, a dot, and a 16-byte MAC
+ * in base64url (22 characters). Stated in the document so a client or a generator knows that `0` is no cursor; the
+ * server itself decodes it and answers anything else 400 `invalid_cursor`, naming the problem.
+ */
+export const CURSOR_PATTERN = /^WyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/;
+
 /** An opaque page cursor: only a `nextCursor` the API issued for the same filters is accepted. */
 export const cursorParam = z
   .string(givenOnce)
   .min(1)
   .max(512)
-  .describe('nextCursor of the previous page; valid only with the same filters');
+  .meta({
+    pattern: CURSOR_PATTERN.source,
+    description:
+      'nextCursor of the previous page, as issued (opaque and tamper-evident: base64url, a dot, a 22-character ' +
+      'MAC); valid only with the same filters',
+  });
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 

@@ -64,7 +64,7 @@ const description = z
 /**
  * Checked by the callback-URL policy (src/net/callback-url.ts), which names the broken rule in a 400
  * `invalid_callback_url`; the document declares the rules a schema can express (length, https, no credentials, no
- * fragment, no whitespace). That the host must resolve to public addresses only is in the description.
+ * fragment, no whitespace, a host of at most 253 characters). That the host must resolve to public addresses only is in the description.
  */
 const callbackUrl = z
   .string()
@@ -72,7 +72,7 @@ const callbackUrl = z
     format: 'uri',
     minLength: 9,
     maxLength: MAX_CALLBACK_URL_LENGTH,
-    pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@\\s]+([/?][^#\\s]*)?$',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@\\s]{1,253}([/?][^#\\s]*)?$',
     examples: ['https://hooks.example.com/herald'],
   })
   .describe(

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { unauthorized } from '../errors.js';
+import { errorResponses, unauthorized } from '../errors.js';
 import type { ScopeOptions } from './integrator-scope.js';
 
 export const adminSecurity = [{ adminToken: [] }];
@@ -16,7 +16,9 @@ const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 export const adminScope: FastifyPluginAsync<ScopeOptions & { token: string }> = async (scope, { token, routes }) => {
   const expected = digest(token);
   scope.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, security: adminSecurity, hide: true };
+    // Every route here can answer the failure limiter's 429 (a wrong token counts) besides the 401.
+    const response = { ...errorResponses(401, 429), ...(route.schema?.response as object | undefined) };
+    route.schema = { ...route.schema, security: adminSecurity, hide: true, response };
     // With HERALD_ADMIN_PORT, served on the admin listener only (src/api/plugins/app/admin-listener.ts).
     route.config = { ...route.config, adminRoute: true };
   });

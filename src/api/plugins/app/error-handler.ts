@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HttpError, type ErrorBody } from '../../errors.js';
+import { createRouteMethods } from '../../route-methods.js';
 
 function validationMessage(error: FastifyError): string {
   if (!hasZodFastifySchemaValidationErrors(error)) return error.message;
@@ -49,9 +50,24 @@ export const errorHandlerPlugin = fp(
       return reply.code(body.status).type('application/json').send(body);
     });
 
-    app.setNotFoundHandler((_request, reply) =>
-      reply.code(404).send({ error: 'not_found', status: 404 } satisfies ErrorBody),
-    );
+    const notFoundBody: ErrorBody = { error: 'not_found', status: 404 };
+    // A known path asked with a method it does not answer (any method, `QUERY` or `PROPFIND` included) is a 405
+    // naming the methods it does answer, not a 404: the resource exists. Both are decided on arrival, before Fastify
+    // reads (or, for QUERY, demands a content type for) a body no route will take.
+    const routeMethods = createRouteMethods();
+    app.addHook('onRoute', (route) => routeMethods.add(route));
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.is404) return;
+      const allowed = routeMethods.allowed(request.url);
+      if (allowed.length === 0 || allowed.includes(request.method)) return await reply.code(404).send(notFoundBody);
+      const body: ErrorBody = {
+        error: 'method_not_allowed',
+        status: 405,
+        message: `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`,
+      };
+      return await reply.code(405).header('allow', allowed.join(', ')).send(body);
+    });
+    app.setNotFoundHandler((_request, reply) => reply.code(404).send(notFoundBody));
   },
   { name: 'error-handler' },
 );

@@ -47,7 +47,9 @@ export const openapiPlugin = fp(
         },
       },
       transform: (input) =>
-        withRetryAfter(baseTransform({ ...input, schema: withErrorResponses(input.schema) ?? input.schema })),
+        withRetryAfter(
+          baseTransform({ ...input, schema: withErrorResponses(input.schema, input.route.method) ?? input.schema }),
+        ),
       transformObject: createJsonSchemaTransformObject({ zodToJsonConfig }),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { parsePublicKeyHex } from '../crypto/p256.js';
 import type { IntegratorsRepo } from '../store/integrators-repo.js';
+import { createTokenBuckets } from '../util/token-buckets.js';
 
 export interface AuthKey {
   readonly keyId: string;
@@ -21,20 +22,6 @@ function boundedSet<T>(map: Map<string, T>, max: number, key: string, value: T):
   map.delete(key);
   if (map.size >= max) map.delete(map.keys().next().value as string);
   map.set(key, value);
-}
-
-/** A token bucket of `perSec` tokens a second, holding at most `burst`. */
-function tokenBucket(perSec: number, burst: number, now: () => number) {
-  let tokens = burst;
-  let at = now();
-  return (): boolean => {
-    const t = now();
-    tokens = Math.min(burst, tokens + ((t - at) / 1000) * perSec);
-    at = t;
-    if (tokens < 1) return false;
-    tokens -= 1;
-    return true;
-  };
 }
 
 export interface KeyCacheOptions {
@@ -67,7 +54,9 @@ export function createKeyCache(repo: Pick<IntegratorsRepo, 'findActiveKey'>, opt
   const maxNegative = opts.maxNegativeEntries ?? 10_000;
   const now = opts.now ?? Date.now;
   const perSec = opts.unknownLookupsPerSec ?? 50;
-  const mayLookUpUnknown = tokenBucket(perSec, opts.unknownLookupBurst ?? perSec, now);
+  // One bucket for every unknown key together: random keys cannot buy more lookups by being many.
+  const lookups = createTokenBuckets({ ratePerSec: perSec, burst: opts.unknownLookupBurst ?? perSec, now, maxKeys: 1 });
+  const mayLookUpUnknown = (): boolean => lookups.take('unknown') === 0;
   const known = new Map<string, Entry<AuthKey>>();
   const unknown = new Map<string, number>(); // public key → checkedAt
   // Keys registered or revoked through this instance (admin calls, not a caller's choice): looked up whatever the budget.

@@ -2,7 +2,7 @@
 // spends nothing; each key has its own bucket; the map stays bounded.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createTokenBuckets } from '../../src/api/token-buckets.js';
+import { createTokenBuckets } from '../../src/util/token-buckets.js';
 
 const clock = () => {
   let t = 1_000_000;

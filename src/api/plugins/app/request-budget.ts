@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { tooMany } from '../../errors.js';
-import { createTokenBuckets } from '../../token-buckets.js';
+import { createTokenBuckets } from '../../../util/token-buckets.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

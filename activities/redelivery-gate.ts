@@ -5,7 +5,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import { useHourlyQuota } from '../src/api/quotas.js';
+import { useHourlyQuota } from '../src/store/hourly-quota.js';
 import type { Config } from '../src/config.js';
 import type { DeliveryDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';

@@ -1,8 +1,7 @@
 import type { Config } from '../config.js';
+import { useHourlyQuota } from '../store/hourly-quota.js';
 import type { Store } from '../store/index.js';
 import { HttpError, tooMany } from './errors.js';
-
-const HOUR_MS = 3_600_000;
 
 /** Actions limited per integrator and clock hour, with the config variable that sets each limit. */
 const hourly = {
@@ -12,22 +11,6 @@ const hourly = {
   resends: { limit: 'HERALD_RESEND_BUDGET_PER_HOUR', what: 'manual retries and campaign re-deliveries' },
 } as const;
 type HourlyKind = keyof typeof hourly;
-
-/**
- * Counts one use of an hourly quota in the shared store (one `_id` upsert, so every instance counts together);
- * answers null within the limit, else the seconds until the next hour. A refused use still counts.
- */
-export async function useHourlyQuota(
-  store: Store,
-  integratorId: string,
-  kind: HourlyKind,
-  max: number,
-  now = Date.now(),
-): Promise<number | null> {
-  const start = Math.floor(now / HOUR_MS) * HOUR_MS;
-  const used = await store.expiring.take(`${integratorId}:${kind}:${start}`, new Date(start + HOUR_MS));
-  return used > max ? (start + HOUR_MS - now) / 1000 : null;
-}
 
 /** `useHourlyQuota`, past the limit 429 `quota_exceeded` with Retry-After up to the next hour. */
 export async function takeHourlyQuota(

@@ -140,6 +140,8 @@ export const configSchema = z.object({
   HERALD_CAMPAIGN_RESEND_WINDOW_HOURS: z.coerce.number().min(0).max(8760).default(24),
   /** Ingests one API instance runs at once, how many more may wait and how long (ms); beyond: 503 (ingest-gate.ts). */
   HERALD_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  /** Of those, ingests of one integrator at once: a burst waits its turn here (docs/events.md, "Load shedding"). */
+  HERALD_INGEST_CONCURRENCY_PER_INTEGRATOR: z.coerce.number().int().min(1).max(1000).default(2),
   HERALD_INGEST_QUEUE: z.coerce.number().int().min(0).max(100_000).default(256),
   HERALD_INGEST_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** Workflow tasks and attempts the API's in-process worker runs at once, for eager starts; 0 = no such worker. */

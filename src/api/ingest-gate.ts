@@ -32,6 +32,12 @@ export interface IngestGateOptions {
   maxWaitMs?: number;
   /** Seconds a shed producer is asked to wait (Retry-After). */
   retryAfterSec?: number;
+  /**
+   * Ingests of one key (integrator) running at once (default: `concurrency`). A burst of one integrator then keeps
+   * no more than this many of its workflow starts and inserts in front of everybody else's at Temporal and the
+   * database, which serve them in arrival order; its excess waits here, where integrators take turns.
+   */
+  perKeyConcurrency?: number;
 }
 
 /** The 503 a shed ingest answers, in the error shape (no message). */
@@ -45,36 +51,46 @@ interface Waiter {
 
 export function createIngestGate(options: IngestGateOptions): IngestGate {
   const { concurrency, queue, maxWaitMs = 2_000, retryAfterSec = 1 } = options;
+  const perKeyRunning = Math.max(1, Math.min(concurrency, options.perKeyConcurrency ?? concurrency));
   // One producer (the platform) publishes for every integrator: waiting ingests queue per integrator and a freed slot
   // goes to the integrators in turn (a Map keeps insertion order: the one served moves to the back), so one
   // integrator's burst waits behind itself, not in front of everybody (issue 32). No key may hold more than half of
-  // the queue, so a burst cannot shed the others either.
+  // the queue, so a burst cannot shed the others either, nor more than `perKeyConcurrency` of the running slots.
   const perKey = Math.max(1, Math.ceil(queue / 2));
   let running = 0;
   let waiting = 0;
   const queues = new Map<string, Waiter[]>();
+  const runningOf = new Map<string, number>();
+  const count = (key: string, by: number) => {
+    const n = (runningOf.get(key) ?? 0) + by;
+    if (n > 0) runningOf.set(key, n);
+    else runningOf.delete(key);
+  };
+  const mayRun = (key: string) => (runningOf.get(key) ?? 0) < perKeyRunning;
 
-  const release = () => {
-    const first = queues.entries().next();
-    if (first.done) {
-      running -= 1;
+  // A slot of `key` ends: it passes straight to the first key in turn that waits and may run one more, or is freed.
+  const release = (key: string) => {
+    count(key, -1);
+    for (const [next, list] of queues) {
+      if (!mayRun(next)) continue;
+      const waiter = list.shift();
+      queues.delete(next);
+      if (list.length > 0) queues.set(next, list);
+      if (!waiter) continue;
+      waiting -= 1;
+      clearTimeout(waiter.timer);
+      count(next, 1);
+      waiter.admit();
       return;
     }
-    const [key, list] = first.value;
-    const next = list.shift();
-    queues.delete(key);
-    if (list.length > 0) queues.set(key, list);
-    if (!next) return release();
-    waiting -= 1;
-    clearTimeout(next.timer);
-    next.admit(); // the slot passes straight to the next in turn
+    running -= 1;
   };
-  const slot = () => {
+  const slot = (key: string) => {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      release();
+      release(key);
     };
   };
 
@@ -86,9 +102,10 @@ export function createIngestGate(options: IngestGateOptions): IngestGate {
       return waiting;
     },
     async enter(gone = () => false, key = '') {
-      if (running < concurrency) {
+      if (running < concurrency && mayRun(key)) {
         running += 1;
-        return slot();
+        count(key, 1);
+        return slot(key);
       }
       const list = queues.get(key) ?? [];
       if (waiting >= queue || list.length >= perKey) throw overloaded(retryAfterSec);
@@ -106,8 +123,8 @@ export function createIngestGate(options: IngestGateOptions): IngestGate {
         if (!queues.has(key)) queues.set(key, list);
         waiting += 1;
       });
-      if (!gone()) return slot();
-      release(); // its client left while it waited: hand the slot on, do no work for nobody
+      if (!gone()) return slot(key);
+      release(key); // its client left while it waited: hand the slot on, do no work for nobody
       return null;
     },
   };

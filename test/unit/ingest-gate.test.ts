@@ -94,4 +94,26 @@ describe('the ingest gate', () => {
     await Promise.all([...queued, other]);
     assert.equal(gate.running, 0);
   });
+
+  it("runs at most perKeyConcurrency of one integrator's ingests, keeping the other slots for the others", async () => {
+    const gate = createIngestGate({ concurrency: 4, queue: 100, perKeyConcurrency: 2 });
+    const a1 = await gate.enter(undefined, 'a');
+    const a2 = await gate.enter(undefined, 'a');
+    let a3: (() => void) | null = null;
+    const third = gate.enter(undefined, 'a').then((leave) => (a3 = leave));
+    await tick();
+    assert.deepEqual([gate.running, gate.waiting, a3], [2, 1, null]); // a free slot, but not for a third of A's
+    const b1 = await gate.enter(undefined, 'b'); // B is admitted at once
+    const b2 = await gate.enter(undefined, 'b');
+    assert.deepEqual([gate.running, gate.waiting], [4, 1]);
+    b1!(); // B's slot is freed, not handed to A's waiting third
+    await tick();
+    assert.deepEqual([gate.running, gate.waiting, a3], [3, 1, null]);
+    a1!(); // one of A's ends: its waiting third takes that slot
+    await third;
+    assert.ok(a3);
+    assert.deepEqual([gate.running, gate.waiting], [3, 0]);
+    for (const leave of [a2, b2, a3 as (() => void) | null]) leave!();
+    assert.equal(gate.running, 0);
+  });
 });

@@ -16,6 +16,7 @@ import { eventHistoryItem, publishEventBody, type PublishEventBody } from '../sc
 export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
   const gate = createIngestGate({
     concurrency: app.config.HERALD_INGEST_CONCURRENCY,
+    perKeyConcurrency: app.config.HERALD_INGEST_CONCURRENCY_PER_INTEGRATOR,
     queue: app.config.HERALD_INGEST_QUEUE,
     maxWaitMs: app.config.HERALD_INGEST_WAIT_MS,
   });

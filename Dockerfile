@@ -12,7 +12,7 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 # glibc's malloc otherwise opens up to 8 arenas per core for the threads of the Temporal SDK's core, V8 and libuv,
-# each holding freed memory: docs/operations.md, "Sizing the worker" (test/integration/worker-memory.test.ts).
+# each holding freed memory: docs/scale-and-size.md, "Worker memory" (test/integration/worker-memory.test.ts).
 ENV MALLOC_ARENA_MAX=2
 # What the worker frees goes back to the system: blocks of 64 KiB and more are mapped on their own and unmapped when
 # freed (glibc's default threshold rises with the blocks freed, up to 32 MiB, and then keeps them in the heap), and the

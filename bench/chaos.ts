@@ -5,7 +5,7 @@
 // worker processes is killed -9 every CHAOS_WORKER_KILL_SECONDS (10) and started again, and the API, the Temporal
 // dev server and the MongoDB-wire server are each killed -9 once (at 20 %, 45 % and 70 % of the fault phase) and
 // restarted on their data. Waits up to CHAOS_DRAIN_MINUTES (10) after the ingest for every delivery, then ends with
-// one JSON line; exit 0 when every goal is met. What each figure means: docs/operations.md, "The chaos run".
+// one JSON line; exit 0 when every goal is met. What each figure means: docs/chaos.md.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

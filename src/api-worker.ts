@@ -1,4 +1,4 @@
-// The API's small in-process delivery worker, for eager workflow start (issue 13; docs/operations.md, "The API's
+// The API's small in-process delivery worker, for eager workflow start (issue 13; docs/scale-and-size.md, "The API's
 // delivery worker"). A start through its client, which shares the worker's NativeConnection, asks Temporal to return
 // the first workflow task in the start response: the SDK hands it to this worker (no transfer queue, no matching),
 // and with eager activity dispatch the first attempt comes back in that task's reply. It is an ordinary worker of the

@@ -62,7 +62,7 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only')
     .default('herald'),
-  /** Connections per process to MongoDB; unset: the URL's maxPoolSize, else 50 (docs/operations.md). */
+  /** Connections per process to MongoDB; unset: the URL's maxPoolSize, else 50 (docs/scale-and-size.md). */
   MONGODB_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -81,18 +81,18 @@ export const configSchema = z.object({
   /** Unset: the admin API is served with the rest. Set: on this port only, the public listener answering 404. */
   HERALD_ADMIN_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
   HERALD_ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
-  /** Attempts one worker runs at once (maxConcurrentActivityTaskExecutions): docs/operations.md, "Sizing the worker". */
+  /** Attempts one worker runs at once (maxConcurrentActivityTaskExecutions): docs/scale-and-size.md, "Sizing the worker". */
   HERALD_WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).max(2000).default(100),
   /**
    * Delivery runs the worker keeps in memory between their workflow tasks (the SDK's maxCachedWorkflows); an evicted
-   * run replays its history when it wakes: docs/operations.md, "Sizing the worker".
+   * run replays its history when it wakes: docs/scale-and-size.md, "Sizing the worker".
    */
   HERALD_WORKER_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(400),
   /** On SIGTERM, how long a worker lets its in-flight attempts finish before it gives them up (they are retried). */
   HERALD_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
    * The worker's V8 heaps (main and workflow threads) grow to (1 + this/100) × their live size before a full GC;
-   * 0 leaves it to V8 (up to 4×): docs/operations.md, "Sizing the worker".
+   * 0 leaves it to V8 (up to 4×): docs/scale-and-size.md, "Sizing the worker".
    */
   HERALD_WORKER_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

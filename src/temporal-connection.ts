@@ -1,5 +1,5 @@
 // How the API, the worker and the CLI reach Temporal: plain on loopback by default; TLS, mTLS and an API key
-// (Temporal Cloud) from the environment, read and checked once at start-up (docs/operations.md, "Secured Temporal").
+// (Temporal Cloud) from the environment, read and checked once at start-up (docs/deploy.md, "Secured Temporal").
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';

@@ -16,7 +16,7 @@ export function workflowsPath(): string {
 
 /**
  * Worker tuning: workflow tasks as measured on a 2-core box (shared/performance-notes.md); attempts bounded to what
- * the database and the network can serve, and a SIGTERM that lets them finish (docs/operations.md, "Sizing the
+ * the database and the network can serve, and a SIGTERM that lets them finish (docs/scale-and-size.md, "Sizing the
  * worker").
  */
 export function workerTuning(
@@ -32,12 +32,12 @@ export function workerTuning(
     maxConcurrentLocalActivityExecutions: config.HERALD_WORKER_MAX_ACTIVITIES,
     workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 },
     // Half the workflow-task polls on the shared queue (the SDK's default is a fifth: 4 of 20): every delivery's first
-    // task comes from it. Measured on an outage's load (docs/operations.md, "The poll split and the workflow cache"):
+    // task comes from it. Measured on an outage's load (docs/scale-and-size.md, "The poll split and the workflow cache"):
     // with 4 polls the first tasks queued there p50 25 s, with 10 p50 60 ms; 10 sticky polls still serve wake-ups.
     nonStickyToStickyPollRatio: 0.5,
     // More pollers than free slots only hold tasks another worker could run.
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: Math.min(20, config.HERALD_WORKER_MAX_ACTIVITIES) },
-    // Sized on purpose (docs/operations.md, "The poll split and the workflow cache"): the SDK's default would be
+    // Sized on purpose (docs/scale-and-size.md, "The poll split and the workflow cache"): the SDK's default would be
     // ≈ 2,300 (from the 4 GB heap limit). A cached run costs ≈ 0.25 MB; an evicted one replays its short history
     // (≤ 30 events) when it wakes, which an outage's many waiting retries pay for in latency.
     maxCachedWorkflows: config.HERALD_WORKER_CACHED_WORKFLOWS,

@@ -1,4 +1,4 @@
-// The worker's memory settings that its own process applies (docs/operations.md, "Sizing the worker").
+// The worker's memory settings that its own process applies (docs/scale-and-size.md, "Worker memory").
 import { setFlagsFromString } from 'node:v8';
 import type { Config } from './config.js';
 

@@ -1,4 +1,4 @@
-// The change ids passed to patched(), one per workflow change (docs/operations.md, "Versioning the delivery
+// The change ids passed to patched(), one per workflow change (docs/upgrade-workflow.md, "Versioning the delivery
 // workflow"). An id is never reused, and stays in the code as long as a run that took the old path may exist.
 export const patches = {
   /** The activity applies the attempt rule and answers the wait before the next attempt (before: the workflow

@@ -1,5 +1,5 @@
 // glibc malloc settings for a worker process, as the image sets them: the Dockerfile is their one source
-// (docs/operations.md, "Worker memory with 20,000 deliveries waiting").
+// (docs/scale-and-size.md, "Worker memory").
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './servers.js';

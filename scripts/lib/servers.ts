@@ -89,7 +89,7 @@ const ONE_BOX_DYNAMIC_CONFIG = [
   // The dev server has one history shard, and a shard reads its transfer and timer queues at most 20 times a second
   // by default: one read per 50 ms, so once tasks come faster than that (a delivery makes several) each waits for the
   // next read. At 100 a task waits ≤ 10 ms and reads still batch under load (1,000 measured worse tails in the outage
-  // run). Measured (issue 13, 26 Nov, docs/operations.md "Temporal's queue reads"): a new workflow's first task
+  // run). Measured (issue 13, 26 Nov, docs/scale-and-size.md "Temporal's queue reads"): a new workflow's first task
   // queued p50 29–31 → 2–3 ms at 18–21/s, ingest → receiver p50 72 → 22–26 ms on the default path.
   'history.transferProcessorMaxPollRPS=100',
   'history.timerProcessorMaxPollRPS=100',

@@ -21,7 +21,7 @@ export const POLL_OVERLAP_SEC = 10;
  * ingest may have committed a newer event first and a poller may have moved past this one: its `createdAt` is moved
  * to now, by `_id`, so that the poller's overlap finds it again (it may then see it twice, never not at all).
  * One repair at most: repeating it while the database is late only adds writes to a database that is already late
- * (the chaos run's feedback loop, docs/operations.md). A repair that is itself late still leaves the event within
+ * (the chaos run's feedback loop, docs/chaos.md). A repair that is itself late still leaves the event within
  * the poll overlap as long as that one write plus the listing write take less than POLL_OVERLAP_SEC minus twice the
  * clock skew; the ingest gate (src/api/ingest-gate.ts) bounds how late they can be.
  */

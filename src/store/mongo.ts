@@ -16,7 +16,7 @@ export function createMongo(
   options: MongoOptions = {},
 ): Mongo {
   // MONGODB_MAX_POOL_SIZE, else a maxPoolSize in the URL, else 50: the local MongoDB-wire server (one SQLite writer)
-  // runs best with few connections (docs/operations.md, "Sizing the worker").
+  // runs best with few connections (docs/scale-and-size.md, "Sizing the worker").
   const inUrl = /[?&]maxPoolSize=/i.test(config.MONGODB_URL);
   const maxPoolSize = config.MONGODB_MAX_POOL_SIZE ?? (inUrl ? undefined : 50);
   const pool = maxPoolSize === undefined ? {} : { maxPoolSize };

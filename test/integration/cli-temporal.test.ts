@@ -89,7 +89,7 @@ describe('herald temporal', { timeout: 120_000 }, () => {
       `a delivery waiting after one failed attempt: ${report.historyLength} events, ${report.historySizeBytes} bytes`,
     );
 
-    // A delivery answered 2xx at once: its closed workflow, no live state (docs/operations.md, "History size").
+    // A delivery answered 2xx at once: its closed workflow, no live state (docs/scale-and-size.md, "Sizing the cluster").
     const okSubscription = await s.subscribe('/cli-temporal-ok');
     const okEvent = await s.publish();
     const done = await eventually(async () => {

@@ -163,7 +163,7 @@ describe('recovery campaigns', () => {
     assert.equal((await client.controlCampaign(c.id, 'cancel')).state, 'cancelled', 'cancel is idempotent');
     const handle = s.app.temporal.client.workflow.getHandle(campaignWorkflowId(c.id));
     assert.equal((await handle.result()).state, 'cancelled');
-    // The replay fixture of the campaign workflow (docs/operations.md, "Versioning the delivery workflow").
+    // The replay fixture of the campaign workflow (docs/upgrade-workflow.md, "Versioning the delivery workflow").
     if (process.env.HERALD_RECORD_HISTORIES)
       await writeHistory('recovery-pause-resume-cancel', await handle.fetchHistory());
     for (const control of ['pause', 'resume'] as const) {

@@ -1,4 +1,4 @@
-// The worker process's memory settings (docs/operations.md, "Sizing the worker"): with
+// The worker process's memory settings (docs/scale-and-size.md, "Worker memory"): with
 // HERALD_WORKER_HEAP_GROWING_PERCENT set, V8's own trace (`--trace-gc-verbose`) shows the heap growing factor it
 // uses after each full collection, in more than one isolate (the main thread's and the workflow thread's: V8 reads
 // the flag process-wide); with the image's MALLOC_ARENA_MAX, the process holds no more glibc arenas than that (a

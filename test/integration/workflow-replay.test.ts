@@ -1,7 +1,7 @@
 // Replays recorded delivery histories against the current workflow code: a nondeterministic change fails here.
 // The histories come from test/integration/delivery-schedule*.test.ts and delivery-retry-update.test.ts
 // (HERALD_RECORD_HISTORIES=1 records new ones only). They are never modified nor removed: manifest.json holds their
-// SHA-256 (test/unit/history-fixtures.test.ts) and docs/operations.md says how a workflow change adds one.
+// SHA-256 (test/unit/history-fixtures.test.ts) and docs/upgrade-workflow.md says how a workflow change adds one.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// A deploy in the middle of a delivery (docs/operations.md, "Versioning the delivery workflow"): runs started by
+// A deploy in the middle of a delivery (docs/upgrade-workflow.md, "Versioning the delivery workflow"): runs started by
 // the previously released workflow code (a copy kept under test/fixtures/workflow-code/<commit>/) lose their
 // worker mid-schedule and are finished by a worker with the current code, which must replay their history. The
 // activities run all along in a worker of their own, as a deploy that replaces the workflow code leaves them.

@@ -18,7 +18,7 @@ describe('loadConfig', () => {
     assert.equal(
       c.HERALD_API_WORKER_SLOTS,
       0,
-      'no worker in the API unless asked (docs/operations.md: an outage regressed with it)',
+      'no worker in the API unless asked (docs/scale-and-size.md: it runs attempts in the API process)',
     );
     assert.ok(Object.isFrozen(c));
   });

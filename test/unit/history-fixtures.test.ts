@@ -1,5 +1,5 @@
 // The replay fixtures are the histories of released workflow shapes: never modified nor removed while such runs can
-// exist (docs/operations.md, "Versioning the delivery workflow"). manifest.json holds each one's SHA-256, and is
+// exist (docs/upgrade-workflow.md, "Versioning the delivery workflow"). manifest.json holds each one's SHA-256, and is
 // itself append-only: every entry any committed version of it ever held must still be there, unchanged.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

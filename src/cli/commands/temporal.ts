@@ -11,7 +11,7 @@ import { CliError, printJson } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
 
 const ENV_HELP = [
-  'environment (the same as the API and the worker; docs/operations.md, "Secured Temporal"):',
+  'environment (the same as the API and the worker; docs/deploy.md, "Secured Temporal"):',
   '  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TLS, TEMPORAL_TLS_CA_FILE, TEMPORAL_TLS_CERT_FILE,',
   '  TEMPORAL_TLS_KEY_FILE, TEMPORAL_TLS_SERVER_NAME, TEMPORAL_API_KEY / TEMPORAL_API_KEY_FILE',
 ].join('\n');

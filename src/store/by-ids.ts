@@ -1,11 +1,5 @@
 import type { Collection, Document, Filter, FindOptions, WithId } from 'mongodb';
-
-/**
- * The most `_id`s one find names: the local MongoDB-wire server pushes `{_id: {$in: […]}}` down to its `_id` index
- * for at most 1,000 string or ObjectId values (tools/mongo-wire/ferretdb-id-in.patch) and scans the whole collection
- * otherwise; a real MongoDB serves `$in` on `_id` from its `_id` index at any size.
- */
-export const MAX_IDS_PER_FIND = 1000;
+import { MAX_IDS_PER_FIND } from './server-limits.js';
 
 /**
  * The documents of `ids` (string `_id`s), in the order of `ids`, null where none is stored: one find per

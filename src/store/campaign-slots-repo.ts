@@ -1,4 +1,5 @@
-import { MongoServerError, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.js';
 
 /**
  * One claim of a slot (`_id` = `<scope>#<generation>`): the campaign that holds it. A scope's pointer document
@@ -17,7 +18,6 @@ export type SlotClaim = { readonly campaignId: string; readonly claimedAt: Date 
 export type StillHeld = (claim: SlotClaim) => Promise<boolean>;
 export type SlotVerdict = { ok: true; release: () => Promise<void> } | { ok: false; heldBy: string };
 
-const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
 const noop = async () => {};
 
 /**

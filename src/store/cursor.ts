@@ -4,7 +4,7 @@ import { badRequest } from '../api/errors.js';
 
 /**
  * A keyset position: the last item of a page, ordered by (createdAt desc, _id desc); `page` is where a listing
- * kept in page documents continues (src/store/event-pages), absent for the others.
+ * kept in page documents continues (src/store/pages), absent for the others.
  */
 export interface Position {
   readonly createdAt: Date;

@@ -1,15 +1,18 @@
 import type { Db, Filter } from 'mongodb';
 import { type DeliveryStatus, type TerminalReason } from '../domain/delivery-vocabulary.js';
-import { after, newestFirst, type Position } from './cursor.js';
-import { createCancellation } from './deliveries-cancel.js';
+import type { Position } from './cursor.js';
+import { createCancelOne } from './deliveries-cancel.js';
 import { deliveryIdOf } from './derived-ids.js';
-import { isDuplicateKey } from './integrators-repo.js';
+import { isDuplicateKey } from './duplicate-key.js';
 import { ownedBy } from './owned.js';
 import type { AttemptDoc, DeliveryDoc } from './documents.js';
-import { deliveryEntries, listFromDeliveryPages, statusEntries, type DeliveryListFilters } from './delivery-pages.js';
-import { pageCollections, type PageSizes } from './event-pages/docs.js';
-import { fileRows, fileRowsBulk, type Filed } from './event-pages/write.js';
-import { layoutResolver, type ListingLayout } from './listing-layout.js';
+import {
+  chooseListing,
+  type DeliveryListFilters,
+  type Listing,
+  type ListingLayout,
+  type PageSizes,
+} from './listing/index.js';
 
 /** What an attempt changes on its delivery. */
 export type AttemptEffect = Pick<
@@ -29,23 +32,33 @@ const identityOf = ({ _id, integratorId, subscriptionId, eventId, eventType, cre
 export { attemptsOf } from './attempts-repo.js';
 
 /**
- * Deliveries (one per event and subscription) and their attempts. With the `pages` layout the listing is kept in
- * page documents (src/store/delivery-pages.ts): the hand-off files each delivery's position with its event's rows,
- * and a delivery entering pending, failed or cancelled is filed under that status here (never on the hot path,
- * whose first attempt succeeds).
+ * Deliveries (one per event and subscription) and their attempts, listed by `listing` (src/store/listing). With the
+ * `pages` layout the hand-off files each delivery's position with its event's rows, and a delivery entering pending,
+ * failed or cancelled is filed under that status here (never on the hot path, whose first attempt succeeds).
  */
-export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = 'auto', pageSizes?: Partial<PageSizes>) {
+export function deliveriesRepoWith(db: Db, listing: Listing) {
   const deliveries = db.collection<DeliveryDoc>('deliveries');
-  const pages = pageCollections(db, pageSizes);
-  const layout = layoutResolver(db, configuredLayout);
-  const file = async (entries: Filed[]): Promise<void> => {
-    if (entries.length > 0 && (await layout()) === 'pages') await fileRows(pages, entries);
-  };
 
   return {
     collection: deliveries,
-    pages,
-    ...createCancellation({ deliveries, pages, layout, file }),
+    /** The listing's page documents (used with the `pages` layout). */
+    pages: listing.pages,
+    /** Cancels one delivery by `_id` (src/store/deliveries-cancel.ts), filing it under `cancelled`. */
+    cancelOne: createCancelOne(deliveries, async (before) => await listing.deliveries.fileStatus(before, 'cancelled')),
+
+    /**
+     * Marks a subscription's pending deliveries cancelled (terminal); returns their ids so their workflows can be
+     * woken to end. An attempt already running records its own outcome but leaves a cancelled status alone. With
+     * the `pages` layout the candidates are the subscription's rows filed as pending, each read and cancelled by
+     * `_id`.
+     */
+    async cancelPendingOf(
+      integratorId: string,
+      subscriptionId: string,
+      terminalReason: TerminalReason,
+    ): Promise<string[]> {
+      return await listing.deliveries.cancelPendingOf(integratorId, subscriptionId, terminalReason);
+    },
 
     /**
      * The delivery of this event to this subscription, created on the first call: its `_id` is derived from both,
@@ -72,10 +85,10 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
         if (!isDuplicateKey(err)) throw err;
         const existing = await deliveries.findOne({ _id: doc._id });
         if (!existing) throw err;
-        await file([...deliveryEntries(existing), ...statusEntries(existing, existing.status)]);
+        await listing.deliveries.file(existing);
         return existing;
       }
-      await file([...deliveryEntries(doc), ...statusEntries(doc, doc.status)]);
+      await listing.deliveries.file(doc);
       return doc;
     },
 
@@ -83,11 +96,7 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
     async insertMany(docs: readonly DeliveryDoc[]): Promise<void> {
       if (docs.length === 0) return;
       await deliveries.insertMany(docs, { ordered: false });
-      if ((await layout()) === 'pages')
-        await fileRowsBulk(
-          pages,
-          docs.flatMap((d) => [...deliveryEntries(d), ...statusEntries(d, d.status)]),
-        );
+      await listing.deliveries.fileMany(docs);
     },
 
     async findById(id: string): Promise<DeliveryDoc | null> {
@@ -108,20 +117,7 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
       position: Position | null,
       limit: number,
     ): Promise<(DeliveryDoc & { page?: number })[]> {
-      if ((await layout()) === 'pages') {
-        const at = position ? { c: position.createdAt.getTime(), i: position.id, page: position.page } : undefined;
-        return await listFromDeliveryPages(pages, deliveries, integratorId, filters, at, limit);
-      }
-      const query: Filter<DeliveryDoc> = {
-        integratorId,
-        ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)),
-        ...(position ? after<DeliveryDoc>(position) : {}),
-      };
-      return await deliveries
-        .find(query, { projection: { attempts: 0 } })
-        .sort(newestFirst)
-        .limit(limit)
-        .toArray();
+      return await listing.deliveries.list(integratorId, filters, position, limit);
     },
 
     /** One of the latest attempts, kept in the delivery's document (older ones: the attempts repository). */
@@ -151,7 +147,7 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
         { upsert: true, returnDocument: 'before' },
       );
       if (before?.status !== 'cancelled') {
-        if (before?.status !== effect.status) await file(statusEntries(identity, effect.status));
+        if (before?.status !== effect.status) await listing.deliveries.fileStatus(identity, effect.status);
         return effect.status;
       }
       await deliveries.updateOne(
@@ -175,7 +171,7 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
         },
         { upsert: true },
       );
-      await file(statusEntries(identity, 'cancelled'));
+      await listing.deliveries.fileStatus(identity, 'cancelled');
     },
 
     /**
@@ -196,7 +192,7 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
           (err: unknown) => (isDuplicateKey(err) ? false : Promise.reject(err)),
         ));
       if (!inserted) await deliveries.updateOne({ _id }, { $set: ended });
-      await file(statusEntries(identity, 'failed'));
+      await listing.deliveries.fileStatus(identity, 'failed');
       return 'failed';
     },
 
@@ -256,9 +252,13 @@ export function createDeliveriesRepo(db: Db, configuredLayout: ListingLayout = '
         { _id: delivery._id },
         { $set: { status: 'pending', terminalReason: null, nextAttemptAt: at, updatedAt: at } },
       );
-      await file(statusEntries(delivery, 'pending'));
+      await listing.deliveries.fileStatus(delivery, 'pending');
     },
   };
 }
 
-export type DeliveriesRepo = ReturnType<typeof createDeliveriesRepo>;
+/** The deliveries repository with a listing of its own on `layout` (tests; createStore shares one listing). */
+export const createDeliveriesRepo = (db: Db, layout: ListingLayout = 'auto', pageSizes?: Partial<PageSizes>) =>
+  deliveriesRepoWith(db, chooseListing(db, layout, pageSizes));
+
+export type DeliveriesRepo = ReturnType<typeof deliveriesRepoWith>;

@@ -1,40 +1,40 @@
 import type { Db } from 'mongodb';
 import type { EventDoc } from './documents.js';
-import { isDuplicateKey } from './integrators-repo.js';
+import { isDuplicateKey } from './duplicate-key.js';
 import { ownedBy } from './owned.js';
-import { newestFirst, type Position } from './cursor.js';
-import { listFilter, listProjection, type EventListFilters, type EventListRow } from './events-query.js';
-import { layoutResolver, type ListingLayout } from './listing-layout.js';
-import { pageCollections, type PageSizes } from './event-pages/docs.js';
-import { listFromPages } from './event-pages/read.js';
-import { indexEvent, indexEvents } from './event-pages/write.js';
-import { handOffEntries } from './delivery-pages.js';
+import type { Position } from './cursor.js';
+import {
+  chooseListing,
+  type EventListFilters,
+  type EventListRow,
+  type Listing,
+  type ListingLayout,
+  type PageSizes,
+} from './listing/index.js';
 
 /**
- * Lifecycle events: ingestion and the history listing. With the `pages` layout every
- * stored event is also filed into the listing's page documents (src/store/event-pages, docs/events.md).
+ * Lifecycle events: ingestion and the history listing, kept by `listing` (src/store/listing: with the `pages` layout
+ * every stored event is also filed into the listing's page documents, docs/events.md).
  */
-export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto', pageSizes?: Partial<PageSizes>) {
+export function eventsRepoWith(db: Db, listing: Listing) {
   const events = db.collection<EventDoc>('events');
-  const pages = pageCollections(db, pageSizes);
-  const layout = layoutResolver(db, configuredLayout);
   /** Files the event, and the deliveries its hand-off started (`subscriptionIds`), into the listings. */
-  const index = async (doc: EventDoc, subscriptionIds: readonly string[] = [], handedOff = doc): Promise<void> => {
-    if ((await layout()) === 'pages') await indexEvent(pages, doc, handOffEntries(handedOff, subscriptionIds));
-  };
+  const index = async (doc: EventDoc, subscriptionIds: readonly string[] = [], handedOff = doc): Promise<void> =>
+    await listing.events.file(doc, subscriptionIds, handedOff);
 
   return {
     /** The raw collection. Its documents carry `data` only inside `body`, as the producer's text (documents.ts). */
     collection: events,
     /** The listing's page documents (used with the `pages` layout). */
-    pages,
-    layout,
+    pages: listing.pages,
+    /** The listing's layout (for what a benchmark or a test reports). */
+    layout: listing.layout,
 
     /** Many new events at once, in the stored form (seeding, tests, benchmarks); not idempotent. */
     async insertMany(docs: readonly EventDoc[]): Promise<void> {
       if (docs.length === 0) return;
       await events.insertMany(docs, { ordered: false });
-      if ((await layout()) === 'pages') await indexEvents(pages, docs);
+      await listing.events.fileMany(docs);
     },
 
     /**
@@ -85,16 +85,7 @@ export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto
       position: Position | undefined,
       limit: number,
     ): Promise<(EventListRow & { page?: number })[]> {
-      if ((await layout()) === 'pages') {
-        const at = position && { c: position.createdAt.getTime(), i: position.id, page: position.page };
-        const rows = await listFromPages(pages, integratorId, filters, at, limit);
-        return rows.map(({ row, page }) => ({ _id: row.i, body: row.b, createdAt: row.c, page }));
-      }
-      return await events
-        .find<EventListRow>(listFilter(integratorId, filters, position), { projection: listProjection })
-        .sort(newestFirst)
-        .limit(limit)
-        .toArray();
+      return await listing.events.list(integratorId, filters, position, limit);
     },
 
     /** By id, across integrators: for the worker, whose inputs come from records it wrote itself. */
@@ -104,4 +95,8 @@ export function createEventsRepo(db: Db, configuredLayout: ListingLayout = 'auto
   };
 }
 
-export type EventsRepo = ReturnType<typeof createEventsRepo>;
+/** The events repository with a listing of its own on `layout` (tests; createStore shares one listing). */
+export const createEventsRepo = (db: Db, layout: ListingLayout = 'auto', pageSizes?: Partial<PageSizes>) =>
+  eventsRepoWith(db, chooseListing(db, layout, pageSizes));
+
+export type EventsRepo = ReturnType<typeof eventsRepoWith>;

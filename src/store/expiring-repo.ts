@@ -1,4 +1,6 @@
-import { MongoBulkWriteError, MongoServerError, type Db } from 'mongodb';
+import { MongoBulkWriteError, type Db } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.js';
+import { EXPIRED_DELETES_PER_COMMAND } from './server-limits.js';
 
 /** A document that is worthless after `expiresAt`: replay digests, quota windows, marks. */
 export interface ExpiringDoc {
@@ -16,10 +18,6 @@ export const EXPIRING_COLLECTIONS = ['replays', 'quotas'] as const;
 /** Replay inserts in flight at once, and digests per insert. */
 const MAX_IN_FLIGHT = 2;
 const MAX_BATCH = 1_000;
-/** Expired documents deleted per command (well below SQLite's 32,766 variables per statement). */
-const SWEEP_CHUNK = 5_000;
-
-const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
 
 /**
  * Shared replay store and quota counters, addressed by `_id` only (the MongoDB-wire server pushes down nothing
@@ -116,7 +114,7 @@ export function createExpiringRepo(db: Db) {
      * MongoDB-wire server deletes a filter's matches in one SQL statement with one variable each, and fails past
      * SQLite's limit (32,766) — a backlog of expired digests would otherwise never be swept.
      */
-    async sweepExpired(now = new Date(), chunk = SWEEP_CHUNK): Promise<number> {
+    async sweepExpired(now = new Date(), chunk = EXPIRED_DELETES_PER_COMMAND): Promise<number> {
       let deleted = 0;
       for (const c of [replays, quotas]) {
         for (;;) {

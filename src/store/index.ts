@@ -1,22 +1,26 @@
 import type { Db } from 'mongodb';
-import type { ListingLayout } from './listing-layout.js';
+import { chooseListing, type ListingLayout } from './listing/index.js';
 import { createIntegratorsRepo } from './integrators-repo.js';
-import { createEventsRepo } from './events-repo.js';
+import { eventsRepoWith } from './events-repo.js';
 import { createSubscriptionsRepo } from './subscriptions-repo.js';
-import { createDeliveriesRepo } from './deliveries-repo.js';
+import { deliveriesRepoWith } from './deliveries-repo.js';
 import { createAttemptsRepo } from './attempts-repo.js';
 import { createExpiringRepo } from './expiring-repo.js';
 import { createHealthRepo } from './health-repo.js';
 import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
 
-/** All repositories, built once per process over one database. */
+/**
+ * All repositories, built once per process over one database. The listings' layout (pages or indexes,
+ * docs/events.md) is chosen here, once: the events and deliveries repositories receive the chosen listing.
+ */
 export function createStore(db: Db, options: { listingLayout?: ListingLayout } = {}) {
+  const listing = chooseListing(db, options.listingLayout);
   return {
     db,
     integrators: createIntegratorsRepo(db),
-    events: createEventsRepo(db, options.listingLayout),
+    events: eventsRepoWith(db, listing),
     subscriptions: createSubscriptionsRepo(db),
-    deliveries: createDeliveriesRepo(db, options.listingLayout),
+    deliveries: deliveriesRepoWith(db, listing),
     attempts: createAttemptsRepo(db),
     expiring: createExpiringRepo(db),
     health: createHealthRepo(db),

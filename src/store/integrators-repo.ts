@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MongoServerError, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.js';
 
 export interface IntegratorDoc {
   _id: string;
@@ -19,8 +20,6 @@ export interface IntegratorKeyDoc {
 export class DuplicateKeyError extends Error {
   override readonly name = 'DuplicateKeyError';
 }
-
-export const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
 
 /** Integrators and their request-signing keys. */
 export function createIntegratorsRepo(db: Db) {

@@ -5,7 +5,7 @@ import type { SealedKey } from '../crypto/key-encryption.js';
 import { findByIds } from './by-ids.js';
 import { keyPage, newestKeys, VIEW_KEYS } from './signing-key-reads.js';
 import type { Position } from './cursor.js';
-import { cmp } from './event-pages/rows.js';
+import { cmp } from './pages/index.js';
 import { ownedBy } from './owned.js';
 import type { EventDoc, SigningKeyDoc, SubscriptionDoc } from './documents.js';
 import { createSubscriptionIndex } from './subscription-index.js';

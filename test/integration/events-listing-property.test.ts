@@ -12,12 +12,16 @@ import { TEST_EVENT_TYPE, type SpecHistoryEventType } from '../../src/domain/eve
 import { keysetPage, type Position } from '../../src/store/cursor.js';
 import type { EventDoc } from '../../src/store/documents.js';
 import { createEventsRepo, type EventsRepo } from '../../src/store/events-repo.js';
-import type { EventListFilters } from '../../src/store/events-query.js';
-import { headId, journalId } from '../../src/store/event-pages/docs.js';
-import { addToHead, writeUpserts } from '../../src/store/event-pages/heads.js';
-import { moveJournal } from '../../src/store/event-pages/journal.js';
-import { fileIntoPages, seal } from '../../src/store/event-pages/seal.js';
-import { keyFor, keysOf, toRow } from '../../src/store/event-pages/rows.js';
+import { keyFor, keysOf, toRow, type EventListFilters } from '../../src/store/listing/index.js';
+import {
+  addToHead,
+  fileIntoPages,
+  headId,
+  journalId,
+  moveJournal,
+  seal,
+  writeUpserts,
+} from '../../src/store/pages/index.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { seedDoc } from '../helpers/events.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';

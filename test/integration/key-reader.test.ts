@@ -1,15 +1,21 @@
-// The key's reader (src/store/event-pages/read.ts) asked for rows in many calls, as the deliveries listing does when
+// The key's reader (src/store/pages/reader.ts) asked for rows in many calls, as the deliveries listing does when
 // it filters what it reads: the calls together give exactly the rows one call for all of them gives, and the plain
 // reference (every filed row, filtered, newest first), from anywhere in the key — rows spread over sealed pages, the
 // head and the journal, filed out of order, with ties — on the real MongoDB-wire server.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { pageCollections, type PageCollections } from '../../src/store/event-pages/docs.js';
-import { journalRows } from '../../src/store/event-pages/journal.js';
-import { keyReader, readKey } from '../../src/store/event-pages/read.js';
-import { cmp, posOf, type RowBase } from '../../src/store/event-pages/rows.js';
-import { fileRows } from '../../src/store/event-pages/write.js';
+import {
+  cmp,
+  fileRows,
+  journalRows,
+  keyReader,
+  pageCollections,
+  posOf,
+  readKey,
+  type PageCollections,
+  type RowBase,
+} from '../../src/store/pages/index.js';
 import { createMongo } from '../../src/store/mongo.js';
 import { testConfig } from '../helpers/env.js';
 

@@ -14,10 +14,9 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { buildApp } from '../../src/app.js';
 import { HeraldAdminClient } from '../../src/client/admin-client.js';
 import type { PublishEventInput } from '../../src/client/events.js';
-import { MAX_IDS_PER_FIND } from '../../src/store/by-ids.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
-import { defaultPageSizes } from '../../src/store/event-pages/docs.js';
-import { journalDue } from '../../src/store/event-pages/journal.js';
+import { defaultPageSizes, journalDue } from '../../src/store/pages/index.js';
+import { MAX_IDS_PER_FIND } from '../../src/store/server-limits.js';
 import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { testConfig } from '../helpers/env.js';
@@ -32,7 +31,7 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
  * event's and its deliveries' rows, one small update of the integrator's journal). Besides, about once per
  * `journalEvery` journal entries the write reads the journal to see whether it is due to move into the keys' heads:
  * amortised, counted apart and checked exactly against the deterministic trigger (`journalDue`,
- * src/store/event-pages/journal.ts).
+ * src/store/pages/journal.ts).
  */
 const HOT_PATH_BUDGET = 5;
 /** What those operations are, per delivery: a new one is added here (and must fit the budget). */

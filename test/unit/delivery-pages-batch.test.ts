@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextBatch } from '../../src/store/delivery-pages.js';
+import { nextBatch } from '../../src/store/listing/index.js';
 
 describe('nextBatch (the deliveries listing read in rounds)', () => {
   it('reads what is missing over the share that passed, with a quarter more', () => {

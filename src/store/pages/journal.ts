@@ -1,10 +1,17 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
-import { integratorOf, journalId, suffixOf, type JournalDoc, type JournalEntry, type PageCollections } from './docs.js';
+import {
+  integratorOf,
+  journalId,
+  suffixOf,
+  type JournalDoc,
+  type JournalEntry,
+  type PageCollections,
+} from './documents.js';
 import { addToHead, headsDue, rowsByKey, sealTriggered, triggers, writeUpserts } from './heads.js';
-import type { PageRow, RowBase } from './rows.js';
+import type { RowBase } from './rows.js';
 import { withLease } from './seal.js';
 
-/** A row to file under a listing key (an event's, or a delivery's: src/store/delivery-pages.ts). */
+/** A row to file under a listing key (an event's, or a delivery's: src/store/listing). */
 export interface Filed {
   key: string;
   row: RowBase;
@@ -18,8 +25,7 @@ function entriesOf(filed: readonly Filed[]): Map<string, JournalEntry[]> {
   const byRow = new Map<RowBase, { integratorId: string; entry: JournalEntry }>();
   for (const { key, row } of filed) {
     const at =
-      byRow.get(row) ??
-      byRow.set(row, { integratorId: integratorOf(key), entry: { k: [], r: row as PageRow } }).get(row)!;
+      byRow.get(row) ?? byRow.set(row, { integratorId: integratorOf(key), entry: { k: [], r: row } }).get(row)!;
     at.entry.k.push(suffixOf(key));
   }
   const out = new Map<string, JournalEntry[]>();
@@ -83,5 +89,5 @@ export async function moveJournal(c: PageCollections, integratorId: string): Pro
 export async function journalRows<R extends RowBase>(c: PageCollections, key: string): Promise<R[]> {
   const suffix = suffixOf(key);
   const journal = await c.journals.findOne({ _id: journalId(integratorOf(key)) });
-  return (journal?.e ?? []).filter((e) => e.k.includes(suffix)).map((e) => e.r as unknown as R);
+  return (journal?.e ?? []).filter((e) => e.k.includes(suffix)).map((e) => e.r as R);
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
-import { headId, type HeadDoc, type PageCollections } from './docs.js';
-import type { PageRow, RowBase } from './rows.js';
+import { headId, type HeadDoc, type PageCollections } from './documents.js';
+import type { RowBase } from './rows.js';
 import { seal } from './seal.js';
 
 /** Whether this row's write checks a document (a key's head, an integrator's journal): 1 in `every`, by hash. */
@@ -12,7 +12,7 @@ export const triggers = (rowId: string, docId: string, every: number): boolean =
 export const addToHead = (key: string, rows: readonly RowBase[]): AnyBulkWriteOperation<HeadDoc> => ({
   updateOne: {
     filter: { _id: headId(key) },
-    update: { $addToSet: { e: { $each: rows as PageRow[] } }, $setOnInsert: { pages: 0 } },
+    update: { $addToSet: { e: { $each: rows as RowBase[] } }, $setOnInsert: { pages: 0 } },
     upsert: true,
   },
 });

@@ -1,29 +1,6 @@
-import type { EventListFilters } from '../events-query.js';
-import { belowReader, headId, locate, readPage, toPos, type PageCollections } from './docs.js';
+import { belowReader, headId, locate, readPage, toPos, type PageCollections } from './documents.js';
 import { journalRows } from './journal.js';
-import { cmp, keyFor, matches, posOf, type PageRow, type Pos, type RowBase } from './rows.js';
-
-/**
- * Up to `limit` rows of the query's key, newest first, strictly older than `position` (and within the date
- * bounds).
- */
-export async function listFromPages(
-  c: PageCollections,
-  integratorId: string,
-  f: EventListFilters,
-  position: (Pos & { page?: number }) | undefined,
-  limit: number,
-): Promise<PagedRow[]> {
-  const before: Pos | undefined = f.createdBefore && { c: f.createdBefore.getTime(), i: '' };
-  const bound = position && before ? (cmp(position, before) < 0 ? position : before) : (position ?? before);
-  return await readKey<PageRow>(c, keyFor(integratorId, f), {
-    keep: (r) => matches(r, f),
-    bound,
-    hint: position?.page,
-    afterMs: f.createdAfter?.getTime(),
-    limit,
-  });
-}
+import { cmp, posOf, type Pos, type RowBase } from './rows.js';
 
 /** What a key's reader reads: rows passing `keep`, strictly older than `bound`, newer than `afterMs`; `hint`: a cursor's page. */
 export interface KeyQuery<R extends RowBase> {
@@ -43,7 +20,7 @@ export async function readKey<R extends RowBase>(
 }
 
 /** A listed row of a key and the sealed page a cursor after it should start from. */
-export interface PagedRow<R extends RowBase = PageRow> {
+export interface PagedRow<R extends RowBase> {
   row: R;
   page: number;
 }
@@ -96,7 +73,7 @@ export function keyReader<R extends RowBase>(
         floor ??= null;
         break;
       }
-      for (const row of page.e as unknown as R[]) if (keep(row)) found.set(id(row), { row, page: k });
+      for (const row of page.e as R[]) if (keep(row)) found.set(id(row), { row, page: k });
       floor = page.below ? toPos(page.below) : null;
       belows.push({ k, below: floor });
       if (floor && q.afterMs !== undefined && floor.c <= q.afterMs) floor = null; // lower pages: all too old
@@ -122,7 +99,7 @@ export function keyReader<R extends RowBase>(
 /**
  * The newest page that may hold rows older than `bound`: a cursor's page, moved up while the page above also
  * may (pages sealed since the cursor was issued); without a cursor, a binary search over the pages. The pages'
- * `below`s come from the key's page directory (docs.ts), not from reading whole pages.
+ * `below`s come from the key's page directory (documents.ts), not from reading whole pages.
  */
 async function startPage(c: PageCollections, key: string, bound: Pos, count: number, hint?: number): Promise<number> {
   if (hint === undefined) return await locate(c, key, bound, count);

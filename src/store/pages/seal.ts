@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '../integrators-repo.js';
+import { isDuplicateKey } from '../duplicate-key.js';
 import {
   directoryId,
   locate,
@@ -9,8 +9,8 @@ import {
   headId,
   type PageCollections,
   type StoredPos,
-} from './docs.js';
-import { cmp, newestFirstUnique, posOf, type PageRow, type RowBase } from './rows.js';
+} from './documents.js';
+import { cmp, newestFirstUnique, posOf, type RowBase } from './rows.js';
 
 /** A lease older than this belongs to a sealer that died (sealing one key takes a few reads and two writes). */
 const LEASE_MS = 30_000;
@@ -61,7 +61,7 @@ export async function fileIntoPages(
       updateOne: {
         filter: { _id: pageId(key, k) },
         update: {
-          $addToSet: { e: { $each: w.rows as PageRow[] } },
+          $addToSet: { e: { $each: w.rows } },
           ...(w.hi ? { $set: { hi: w.hi } } : {}),
           ...(w.below !== undefined ? { $setOnInsert: { below: w.below } } : {}),
         },

@@ -1,9 +1,9 @@
 import type { Collection, Db } from 'mongodb';
-import { cmp, type PageRow, type Pos } from './rows.js';
+import { cmp, type Pos, type RowBase } from './rows.js';
 
 /**
- * `event_pages` holds, per integrator, a journal, and per listing key two kinds of documents (see docs/events.md,
- * "Page documents"):
+ * `event_pages` holds, per integrator, a journal, and per listing key three kinds of documents (see docs/events.md,
+ * "Page documents"); a row is any listing's (an event's, a delivery's: src/store/listing), with its position:
  * - the journal `j|<integrator>`: the newest rows of all its keys, each with the keys it is filed under;
  * - the head `h|<key>`: rows moved out of the journal, not yet sealed, and how many sealed pages the key has;
  * - sealed page `p|<key>|<n>`: n = 0 is the oldest. Pages tile the order: every row of page n is newer than
@@ -13,14 +13,14 @@ import { cmp, type PageRow, type Pos } from './rows.js';
  */
 export interface HeadDoc {
   _id: string;
-  e: PageRow[];
+  e: RowBase[];
   pages: number;
 }
 
 /** A journal entry: one row and the keys it is filed under (without the integrator prefix), in filing order. */
 export interface JournalEntry {
   k: string[];
-  r: PageRow;
+  r: RowBase;
 }
 
 export interface JournalDoc {
@@ -36,7 +36,7 @@ export interface StoredPos {
 
 export interface PageDoc {
   _id: string;
-  e: PageRow[];
+  e: RowBase[];
   below: StoredPos | null;
   hi: StoredPos;
 }

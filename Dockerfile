@@ -1,5 +1,6 @@
 # The API and the worker share one image: `node dist/src/server.js` or `node dist/src/worker.js`.
-FROM node:20-bookworm-slim AS build
+# Node 24 (LTS), the major `npm run test:node24` runs the whole suite on (scripts/tools.sh pins the version it fetches).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,7 +10,7 @@ COPY workflows ./workflows
 COPY activities ./activities
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 # glibc's malloc otherwise opens up to 8 arenas per core for the threads of the Temporal SDK's core, V8 and libuv,
 # each holding freed memory: docs/scale-and-size.md, "Worker memory" (test/integration/worker-memory.test.ts).

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { configSchema } from '../../src/config.js';
 import { checkEgressExemptions } from '../../src/net/egress-exemptions.js';
 import { searchAttributeFlags } from '../../workflows/search-attributes.js';
+import { declaredNodeRange, satisfiesNodeRange } from '../helpers/node-engines.js';
 
 interface Service {
   image?: string;
@@ -136,6 +137,15 @@ describe('docker-compose.yml', () => {
     const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
     assert.match(dockerfile, /npm ci/);
     assert.match(dockerfile, /npm run build/);
-    assert.match(dockerfile, /FROM node:20/);
+  });
+
+  it('builds and runs the image on the Node that `npm run test:node24` tests, within engines.node', () => {
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    const tools = readFileSync(new URL('../../scripts/tools.sh', import.meta.url), 'utf8');
+    const tested = /^NODE24_VERSION=(\S+)$/m.exec(tools)?.[1] ?? assert.fail('scripts/tools.sh pins no NODE24_VERSION');
+    const images = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    const major = tested.split('.')[0];
+    assert.deepEqual(images, [`node:${major}-bookworm-slim`, `node:${major}-bookworm-slim`]);
+    assert.ok(satisfiesNodeRange(tested), `Node ${tested} is outside engines.node ${declaredNodeRange()}`);
   });
 });

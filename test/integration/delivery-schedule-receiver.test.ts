@@ -106,22 +106,27 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
     // Each attempt's offset without the real time the earlier attempts took (a loaded machine makes them slow):
     // what is left is the schedule's waits.
     const closed = eventsOfType(events, 'activityTaskCompletedEventAttributes').map((e) => timestampMs(e.eventTime));
+    // The wait counts from the receiver's answer, not from the activity's close (waitBeforeNextMs): an attempt may
+    // come sooner than these offsets say by the time the earlier activity spent after the answer (its record), at
+    // most that activity's whole time.
+    const scheduled = eventsOfType(events, 'activityTaskScheduledEventAttributes').map((e) => timestampMs(e.eventTime));
+    const took = scheduled.map((at, i) => (closed[i] ?? at) - at);
     let inAttempts = 0;
-    const offsets = eventsOfType(events, 'activityTaskScheduledEventAttributes').map((e, i) => {
-      const at = timestampMs(e.eventTime);
+    const offsets = scheduled.map((at, i) => {
       const offset = (at - start - inAttempts) / 1000;
-      inAttempts += (closed[i] ?? at) - at;
+      inAttempts += took[i] ?? 0;
       return offset;
     });
+    const early = scheduled.map((_, i) => (i === 0 ? 0 : (took[i - 1] ?? 0) / 1000));
     const requests = receiver.requests.filter((r) => r.url === path);
-    return { result, offsets, requests, record: await store.deliveries.findById(deliveryId), event };
+    return { result, offsets, early, requests, record: await store.deliveries.findById(deliveryId), event };
   }
 
   it('a receiver that always fails sees exactly 7 attempts on the schedule, then the delivery is failed', async () => {
-    const { result, offsets, requests, record, event } = await deliver('/always-500');
+    const { result, offsets, early, requests, record, event } = await deliver('/always-500');
     assert.deepEqual(result, { status: 'failed', attempts: 7 });
     assert.equal(requests.length, 7);
-    assertOffsets(offsets, [0, 30, 90, 390, 2190, 9390, 30990]);
+    assertOffsets(offsets, [0, 30, 90, 390, 2190, 9390, 30990], 2, early);
     for (const r of requests) assert.equal(r.body.toString('utf8'), event.body, 'byte-identical every time');
     assert.equal(record?.status, 'failed');
     assert.equal(record?.attemptCount, 7);
@@ -131,10 +136,10 @@ describe('delivery schedule at a real receiver (time-skipping server)', () => {
 
   it('a receiver that fails 3 times then answers 204 ends succeeded after attempt 4', async () => {
     failures.set('/fails-3', 3);
-    const { result, offsets, requests, record } = await deliver('/fails-3');
+    const { result, offsets, early, requests, record } = await deliver('/fails-3');
     assert.deepEqual(result, { status: 'succeeded', attempts: 4 });
     assert.equal(requests.length, 4);
-    assertOffsets(offsets, [0, 30, 90, 390]);
+    assertOffsets(offsets, [0, 30, 90, 390], 2, early);
     assert.equal(record?.status, 'succeeded');
     assert.equal(record?.attemptCount, 4);
     assert.equal(record?.lastResponseSummary?.status, 204);

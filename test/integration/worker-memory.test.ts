@@ -20,14 +20,18 @@ const START_MS = 90_000;
 const PERCENT = 400;
 
 /**
- * Isolate address → the growing factors V8 applied for it after its full collections
- * (`[pid:0x…] … ms: [HeapController] Limit: old size: … KB, new limit: … KB (5.0)`).
+ * Isolate address → the growing factors V8 applied for it after its full collections. Node 20 (V8 11.3) prints the
+ * applied factor on the limit line, `[pid:0x…] … ms: [HeapController] Limit: old size: … KB, new limit: … KB (5.0)`
+ * (its `factor 4.0 based on …` line is the factor before the flag); Node 24 (V8 13.6) prints
+ * `[pid:0x…:n] … ms: [HeapController] factor 5.0 based on …`, with the flag applied, and no factor on the limit line.
  */
 function factorsByIsolate(output: string): Map<string, string[]> {
   const byIsolate = new Map<string, string[]>();
-  for (const m of output.matchAll(/^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: \[HeapController\] Limit: .*\(([\d.]+)\)$/gm)) {
-    const [, isolate, factor] = m;
-    byIsolate.set(isolate!, [...(byIsolate.get(isolate!) ?? []), factor!]);
+  const line =
+    /^\[\d+:(0x[0-9a-f]+)(?::\d+)?\]\s+[\d.]+ ms: \[HeapController\] (?:factor ([\d.]+) based on |Limit: .*\(([\d.]+)\)$)/gm;
+  for (const m of output.matchAll(line)) {
+    const [, isolate, factor24, factor20] = m;
+    byIsolate.set(isolate!, [...(byIsolate.get(isolate!) ?? []), (factor24 ?? factor20)!]);
   }
   return byIsolate;
 }

@@ -1,6 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Filter } from 'mongodb';
-import { badRequest } from '../api/errors.js';
 
 /**
  * A keyset position: the last item of a page, ordered by (createdAt desc, _id desc); `page` is where a listing
@@ -46,20 +45,25 @@ export function filterDigest(filters: Record<string, unknown>): string {
   return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 16);
 }
 
+/** A cursor this server cannot continue from; the API answers it 400 `invalid_cursor` with the message. */
+export class CursorError extends Error {
+  override readonly name = 'CursorError';
+}
+
 /**
  * Opaque, tamper-evident page cursors: base64url(JSON [scope, createdAtMs, id, filterDigest, page?]) + '.' + HMAC.
  * A cursor only works for the listing (`scope`) and the exact filters it was issued for.
  */
 export interface CursorCodec {
   encode(scope: string, position: Position, filters: Record<string, unknown>): string;
-  /** The position, or a 400 `invalid_cursor` naming the problem. */
+  /** The position, or a CursorError naming the problem. */
   decode(scope: string, cursor: string, filters: Record<string, unknown>): Position;
 }
 
 export function createCursorCodec(secret: Buffer | string): CursorCodec {
   const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
   const mac = (payload: string): Buffer => createHmac('sha256', key).update(payload).digest().subarray(0, 16);
-  const invalid = (why: string) => badRequest(`cursor: ${why}`, 'invalid_cursor');
+  const invalid = (why: string) => new CursorError(`cursor: ${why}`);
 
   return {
     encode(scope, position, filters) {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { CursorError } from '../../../store/cursor.js';
 import { HttpError, type ErrorBody } from '../../errors.js';
 import { createRouteMethods } from '../../route-methods.js';
 
@@ -31,6 +32,8 @@ export const errorHandlerPlugin = fp(
       if (error instanceof HttpError) {
         body = error.toBody();
         void reply.headers(error.headers);
+      } else if (error instanceof CursorError) {
+        body = { error: 'invalid_cursor', status: 400, message: error.message };
       } else if (hasZodFastifySchemaValidationErrors(error)) {
         body = { error: 'invalid_request', status: 400, message: validationMessage(error) };
       } else if (isResponseSerializationError(error)) {

@@ -1,8 +1,8 @@
-import type { EventDoc } from '../store/documents.js';
+import type { EventRecord } from './event.js';
 import type { JsonText } from './json-text.js';
 
 /** §6.4 delivery body fields, in §2.1 order (createdAt is a history field, not part of the payload). */
-export type EventPayloadFields = Omit<EventDoc, '_id' | 'createdAt' | 'body' | 'sourceSubscriptionId'> & {
+export type EventPayloadFields = Omit<EventRecord, '_id' | 'createdAt' | 'body' | 'sourceSubscriptionId'> & {
   id: string;
   /** The producer's exact JSON text of `data`, spliced in unchanged (README "Payload fidelity"). */
   data: JsonText;

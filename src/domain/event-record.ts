@@ -1,4 +1,4 @@
-import type { EventDoc } from '../store/documents.js';
+import type { EventRecord } from './event.js';
 import { serializeEventPayload, type EventPayloadFields } from './event-payload.js';
 
 /**
@@ -6,7 +6,7 @@ import { serializeEventPayload, type EventPayloadFields } from './event-payload.
  * The body is also the canonical content that idempotent re-submission compares. `data` lives only in the body,
  * as the producer's text: BSON cannot hold every JSON value, and a parsed copy could differ from what was sent.
  */
-export function newEventDoc(fields: EventPayloadFields, createdAt: Date = new Date()): EventDoc {
+export function newEventDoc(fields: EventPayloadFields, createdAt: Date = new Date()): EventRecord {
   const { id, data: _data, ...rest } = fields;
   return { _id: id, ...rest, createdAt, body: serializeEventPayload(fields) };
 }
@@ -15,7 +15,7 @@ export function newEventDoc(fields: EventPayloadFields, createdAt: Date = new Da
 export function heraldEventDoc(
   fields: Pick<EventPayloadFields, 'id' | 'eventType' | 'integratorId' | 'livemode' | 'data'>,
   at: Date,
-): EventDoc {
+): EventRecord {
   const none = { accountId: null, userId: null, entityId: null, beneficiaryId: null, transactionId: null };
   const service = { provider: 'service', providerEventId: null } as const;
   return newEventDoc({ ...fields, occurredAt: at, payloadVersion: 1, ...none, ...service }, at);
@@ -26,11 +26,11 @@ export function heraldEventDoc(
  * createdAt) with createdAt appended. Listing and delivery therefore can never disagree on an event's content,
  * and a page is built without re-serialising each event.
  */
-export function historyItemJson(event: Pick<EventDoc, 'body' | 'createdAt'>): string {
+export function historyItemJson(event: Pick<EventRecord, 'body' | 'createdAt'>): string {
   return `${event.body.slice(0, -1)},"createdAt":"${event.createdAt.toISOString()}"}`;
 }
 
 /** §2.2 list response as JSON text. */
-export function eventPageJson(events: ReadonlyArray<Pick<EventDoc, 'body' | 'createdAt'>>, next: string | null) {
+export function eventPageJson(events: ReadonlyArray<Pick<EventRecord, 'body' | 'createdAt'>>, next: string | null) {
   return `{"events":[${events.map(historyItemJson).join(',')}],"nextCursor":${JSON.stringify(next)}}`;
 }

@@ -1,5 +1,6 @@
 // The stored shape of every Herald collection, in one place. Dates are BSON dates; ids are uuid strings.
-import type { HistoryEventType, NameableEventType, Provider } from '../domain/event-types.js';
+import type { EventRecord } from '../domain/event.js';
+import type { HistoryEventType, NameableEventType } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import type {
   Actor,
@@ -10,30 +11,8 @@ import type {
   TerminalReason,
 } from '../domain/delivery-vocabulary.js';
 
-/** `events`: one lifecycle (or webhook.test) event, owned by one integrator. */
-export interface EventDoc {
-  _id: string;
-  integratorId: string;
-  eventType: HistoryEventType;
-  occurredAt: Date;
-  livemode: boolean;
-  payloadVersion: number;
-  accountId: string | null;
-  userId: string | null;
-  entityId: string | null;
-  beneficiaryId: string | null;
-  transactionId: string | null;
-  provider: Provider | null;
-  providerEventId: string | null;
-  /** Database creation time, set by the server; the listing orders by (createdAt desc, _id desc). */
-  createdAt: Date;
-  /** The §6.4 payload serialised once (src/domain/event-payload.ts); every delivery sends exactly these bytes.
-   * `data` is only here, as the producer's exact JSON text: no field of its own (BSON cannot hold every JSON value,
-   * and a parsed copy would lose digits, escapes and key order). */
-  body: string;
-  /** webhook.test events only: the subscription the test was sent to. */
-  sourceSubscriptionId?: string;
-}
+/** `events`: one lifecycle (or webhook.test) event, owned by one integrator, exactly as the domain defines it. */
+export type EventDoc = EventRecord;
 
 /** `subscriptions`: a callback URL subscribed to event types. Deleted ones stay, with `deletedAt` set. */
 export interface SubscriptionDoc {

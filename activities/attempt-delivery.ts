@@ -9,6 +9,7 @@ import type { Store } from '../src/store/index.js';
 import { addActivityLogFields } from '../src/telemetry/activity-log-fields.js';
 import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
 import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import { DELIVERY_NOT_FOUND } from '../workflows/messages.js';
 import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
 import { createEventWait } from './event-wait.js';
 import { isForeignEvent, refuseForeignEvent } from './foreign-event.js';
@@ -120,7 +121,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     // handed-off delivery already stored. Its effect on the delivery may not have been written: write it again.
     const stored = handOff && !retried ? null : await deliveries.findById(input.deliveryId);
     const delivery = stored ?? (handOff ? handedOff(input.deliveryId, handOff) : null);
-    if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'DeliveryNotFound');
+    if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, DELIVERY_NOT_FOUND);
     const ctx = logContext(delivery, input.attemptNumber);
     addActivityLogFields({ ...ctx }); // the Temporal SDK's lines about this call carry the five ids too
     const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;

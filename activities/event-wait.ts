@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { EventDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
+import { DELIVERY_NOT_FOUND } from '../workflows/messages.js';
 import type { HandOff } from '../workflows/types.js';
 
 /**
@@ -55,6 +56,6 @@ export function createEventWait(deps: EventWaitDeps) {
         nextRetryDelay: EVENT_RETRY_DELAY_MS,
       });
     }
-    throw ApplicationFailure.nonRetryable(`event ${id} not found`, 'DeliveryNotFound');
+    throw ApplicationFailure.nonRetryable(`event ${id} not found`, DELIVERY_NOT_FOUND);
   }
 }

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Store } from '../src/store/index.js';
+import { DELIVERY_NOT_FOUND } from '../workflows/messages.js';
 import type { RerunStart } from '../workflows/types.js';
 
 /**
@@ -13,7 +14,7 @@ export function createPrepareRerun(deps: { store: Store; now?: () => Date }) {
   const { store, now = () => new Date() } = deps;
   return async function prepareRerun(deliveryId: string): Promise<RerunStart> {
     const delivery = await store.deliveries.findById(deliveryId);
-    if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} not found`, 'DeliveryNotFound');
+    if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} not found`, DELIVERY_NOT_FOUND);
     const pending = delivery.status === 'pending';
     if (!pending) await store.deliveries.reopen(delivery, now());
     return { firstAttemptNumber: delivery.attemptCount + 1, followSchedule: pending };

@@ -15,6 +15,7 @@ import { retryDelayAfter, waitBeforeNextMs } from '../src/domain/retry-schedule.
 import {
   attemptResultUpdate,
   cancelSignal,
+  DELIVERY_NOT_FOUND,
   deliveryStateQuery,
   releaseSignal,
   retryNowSignal,
@@ -26,7 +27,7 @@ import { searchAttributes } from './search-attributes.js';
 import type { AttemptResult, DeliveryState, DeliveryWorkflowInput, DeliveryWorkflowResult } from './types.js';
 
 /** Error types of permanent infrastructure faults: retrying the activity cannot help. */
-const NON_RETRYABLE_ACTIVITY_ERRORS = ['DeliveryNotFound'] as const;
+const NON_RETRYABLE_ACTIVITY_ERRORS = [DELIVERY_NOT_FOUND] as const;
 
 // Receiver failures come back as values; the retry policy covers only our own faults (database down, …).
 // No maximumAttempts: an infrastructure fault is retried until it is fixed. The timeouts match the attempt's own

@@ -27,6 +27,12 @@ export const retryUpdate = defineUpdate<RetryAnswer, []>('retry');
 export const RUN_CLOSING = 'RunClosing';
 
 /**
+ * ApplicationFailure type of an activity whose delivery (or event) does not exist: a permanent fault, which the
+ * delivery workflow's retry policy does not retry.
+ */
+export const DELIVERY_NOT_FOUND = 'DeliveryNotFound';
+
+/**
  * The delivery was cancelled (its subscription deleted; the record already says so): a waiting run ends at once
  * without another attempt, a running attempt's run ends after it. Runs started before this signal existed treat it
  * as retryNow, which makes their next attempt find the delivery cancelled.

@@ -18,7 +18,7 @@ import { createRepeatPostGuard } from './repeat-posts.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 import type { SubscriptionCache } from './subscription-cache.js';
 import type { EndpointHealth } from './endpoint-health.js';
-import type { AutoPause } from '../src/delivery/auto-pause.js';
+import type { DeliveryPort } from './delivery-port.js';
 
 export interface AttemptDeps {
   readonly store: Store;
@@ -35,7 +35,7 @@ export interface AttemptDeps {
   /** Counts failures per endpoint and pauses one that keeps failing (activities/endpoint-health.ts); none when absent. */
   readonly health?: EndpointHealth;
   /** Pauses a subscription whose endpoint answered 410 Gone; none when absent. */
-  readonly autoPause?: AutoPause;
+  readonly autoPause?: DeliveryPort['autoPause'];
   /** The longest wait a Retry-After may ask for (HERALD_RETRY_AFTER_MAX_SECONDS; default: the rule's). */
   readonly retryAfterMaxSeconds?: number;
   /** How long a record is retried in place (default ATTEMPT_STORE_BUDGET_MS); tests shorten it. */

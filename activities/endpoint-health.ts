@@ -1,7 +1,7 @@
-import type { AutoPause } from '../src/delivery/auto-pause.js';
 import type { PostOutcome } from '../src/domain/delivery-vocabulary.js';
 import type { SubscriptionDoc } from '../src/store/documents.js';
 import type { HealthRepo } from '../src/store/health-repo.js';
+import type { DeliveryPort } from './delivery-port.js';
 import { createHealthWrites } from './health-writes.js';
 
 /** When an endpoint that keeps failing is paused (HERALD_HEALTH_PAUSE_AFTER_SECONDS, HERALD_HEALTH_PAUSE_MIN_FAILURES). */
@@ -24,7 +24,7 @@ const MAX_ENTRIES = 10_000;
  */
 export function createEndpointHealth(deps: {
   health: Pick<HealthRepo, 'failed' | 'succeeded'>;
-  autoPause: AutoPause;
+  autoPause: DeliveryPort['autoPause'];
   policy: HealthPolicy;
 }) {
   const { autoPause, policy } = deps;

@@ -3,17 +3,14 @@ import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
+import type { DeliveryPort } from './delivery-port.js';
+import { createEndpointHealth, type HealthPolicy } from './endpoint-health.js';
 import { createPrepareRerun } from './prepare-rerun.js';
+import { createProbeEndpoint } from './probe-endpoint.js';
 import { createRecoveryActivities, type RecoveryDeps } from './recovery.js';
+import { createReleasePage } from './release-page.js';
 import { createSigningKeyCache } from './signing-keys.js';
 import { createSubscriptionCache } from './subscription-cache.js';
-import { createAutoPause } from '../src/delivery/auto-pause.js';
-import type { FanOut } from '../src/delivery/fan-out.js';
-import { createEndpointHealth, type HealthPolicy } from './endpoint-health.js';
-import { createReleasePage, type SignalRelease } from './release-page.js';
-import { createProbeEndpoint } from './probe-endpoint.js';
-import { createStartProbe } from '../src/delivery/endpoint-probe.js';
-import { startRelease } from '../src/delivery/release-held.js';
 
 export interface ActivityDeps {
   readonly store: Store;
@@ -26,28 +23,24 @@ export interface ActivityDeps {
   readonly logError?: LogError;
   /** Metrics and log lines about each attempt (src/telemetry/attempt-observer.ts); none when absent. */
   readonly observer?: AttemptObserver;
-  /** Starts the deliveries of the operational event `webhook.subscription_paused`; none (event stored only) when absent. */
-  readonly fanOut?: FanOut;
-  /** When a failing endpoint is paused; never when absent. */
+  /**
+   * The delivery service, for every workflow the activities start, signal or query (a pause, a release, a campaign's
+   * re-deliveries). Absent (tests calling activities alone): nothing is paused, a release stops at once, and a
+   * campaign's re-deliveries fail as not configured.
+   */
+  readonly delivery?: DeliveryPort;
+  /** When a failing endpoint is paused; never when absent (or without the delivery service). */
   readonly healthPolicy?: HealthPolicy;
   /** HERALD_RETRY_AFTER_MAX_SECONDS (default: the attempt rule's). */
   readonly retryAfterMaxSeconds?: number;
-  /** Sends the release signal to a held delivery's run (a resume); without it a release stops at once. */
-  readonly signalRelease?: SignalRelease;
-  /** The worker's Temporal client and task queue, for recovery campaigns (activities/recovery.ts). */
-  readonly temporal?: RecoveryDeps['temporal'];
   /** Campaign re-deliveries' share of the re-send budget, and their window (activities/redelivery-gate.ts). */
   readonly resendLimits?: RecoveryDeps['resendLimits'];
-  /** The endpoint probe (HERALD_HEALTH_PROBE_SECONDS) and the release rate of its resume; off when absent. */
-  readonly probe?: { readonly intervalSeconds: number; readonly resumeRate: number };
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
 export function createActivities(deps: ActivityDeps) {
-  const { healthPolicy: policy, retryAfterMaxSeconds, temporal, probe } = deps;
-  const startProbe =
-    temporal && probe ? createStartProbe({ ...temporal, intervalSeconds: probe.intervalSeconds }) : null;
-  const autoPause = createAutoPause({ store: deps.store, fanOut: deps.fanOut ?? null, startProbe });
+  const { healthPolicy: policy, retryAfterMaxSeconds, delivery } = deps;
+  const autoPause = delivery ? (...args: Parameters<DeliveryPort['autoPause']>) => delivery.autoPause(...args) : null;
   const keys = createSigningKeyCache(deps.vault);
   return {
     attemptDelivery: createAttemptDelivery({
@@ -59,23 +52,28 @@ export function createActivities(deps: ActivityDeps) {
       ...(deps.activityAttempt ? { activityAttempt: deps.activityAttempt } : {}),
       ...(deps.logError ? { logError: deps.logError } : {}),
       ...(deps.observer ? { observer: deps.observer } : {}),
-      autoPause,
-      ...(policy ? { health: createEndpointHealth({ health: deps.store.health, autoPause, policy }) } : {}),
+      ...(autoPause ? { autoPause } : {}),
+      ...(policy && autoPause
+        ? { health: createEndpointHealth({ health: deps.store.health, autoPause, policy }) }
+        : {}),
       ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
     }),
-    releasePage: createReleasePage({ store: deps.store, signalRelease: deps.signalRelease ?? null }),
+    releasePage: createReleasePage({
+      store: deps.store,
+      signalRelease: delivery ? (id) => delivery.signalRelease(id) : null,
+    }),
     probeEndpoint: createProbeEndpoint({
       store: deps.store,
       keys,
       http: deps.http,
       release: async (id) => {
-        if (temporal) await startRelease(temporal, id, probe?.resumeRate ?? 10);
+        if (delivery) await delivery.release(id);
       },
     }),
     prepareRerun: createPrepareRerun({ store: deps.store, ...(deps.now ? { now: deps.now } : {}) }),
     ...createRecoveryActivities({
       store: deps.store,
-      ...(deps.temporal ? { temporal: deps.temporal } : {}),
+      ...(delivery ? { delivery } : {}),
       ...(deps.resendLimits ? { resendLimits: deps.resendLimits } : {}),
     }),
   };

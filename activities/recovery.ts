@@ -2,24 +2,17 @@
 // history beyond one page), ask for one re-delivery through the manual retry path, read the attempts it made.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
 import { configSchema } from '../src/config.js';
-import { retryDelivery } from '../src/delivery/manual-retry.js';
 import type { Store } from '../src/store/index.js';
-import {
-  candidatePage,
-  countCandidates,
-  type Candidate,
-  type CandidatePosition,
-  type RecoveryWindow,
-} from '../src/store/recovery-candidates.js';
+import type { Candidate, CandidatePosition, RecoveryWindow } from '../src/store/recovery-candidates.js';
 import type { AwaitedAttempt } from '../workflows/recovery-messages.js';
+import type { DeliveryPort } from './delivery-port.js';
 import { createRedeliveryGate, resendLimitsOf, type ResendLimits } from './redelivery-gate.js';
 
 export interface RecoveryDeps {
   readonly store: Store;
-  /** The worker's Temporal client: a re-delivery is an update-with-start of the delivery's workflow. */
-  readonly temporal?: { readonly client: Client; readonly taskQueue: string };
+  /** The delivery service: a re-delivery is a manual retry (an update-with-start of the delivery's workflow). */
+  readonly delivery?: DeliveryPort;
   /** The re-send budget and window (src/config.ts); default: the config's defaults. */
   readonly resendLimits?: ResendLimits;
 }
@@ -30,15 +23,16 @@ export type RedeliveryRequest = AwaitedAttempt | { readonly deliveryId: string; 
 export type AttemptVerdict = 'succeeded' | 'failed' | 'skipped' | 'waiting';
 
 export function createRecoveryActivities(deps: RecoveryDeps) {
-  const deliveries = deps.store.deliveries;
+  const { deliveries, deliveryReports: reports } = deps.store;
+  const { delivery } = deps;
   const gate = createRedeliveryGate({
     store: deps.store,
-    client: deps.temporal?.client ?? null,
+    campaignState: delivery ? (workflowId) => delivery.campaignState(workflowId) : null,
     limits: deps.resendLimits ?? resendLimitsOf(configSchema.parse({})),
   });
   return {
     async countRecoveryCandidates(window: RecoveryWindow): Promise<number> {
-      return await countCandidates(deliveries.collection, window);
+      return await reports.countCandidates(window);
     },
 
     async listRecoveryCandidates(
@@ -46,7 +40,7 @@ export function createRecoveryActivities(deps: RecoveryDeps) {
       position: CandidatePosition | null,
       limit: number,
     ): Promise<{ items: Candidate[]; next: CandidatePosition | null }> {
-      return await candidatePage(deliveries.collection, window, position, limit);
+      return await reports.candidatePage(window, position, limit);
     },
 
     /**
@@ -57,16 +51,15 @@ export function createRecoveryActivities(deps: RecoveryDeps) {
      * (./redelivery-gate.ts); a held one fails the batch once the others are asked for, and the retry resumes it.
      */
     async requestRedeliveries(candidates: Candidate[], spacingMs: number): Promise<RedeliveryRequest[]> {
-      const temporal = deps.temporal;
-      if (!temporal) throw ApplicationFailure.nonRetryable('no Temporal client', 'RecoveryNotConfigured');
+      if (!delivery) throw ApplicationFailure.nonRetryable('no delivery service', 'RecoveryNotConfigured');
       if (await gate.cancelled()) return candidates.map((c) => ({ deliveryId: c.id, skipped: true }));
       const one = async (candidate: Candidate): Promise<RedeliveryRequest> => {
-        const delivery = await deliveries.findById(candidate.id);
-        if (!delivery) return { deliveryId: candidate.id, skipped: true };
-        if (delivery.attemptCount > candidate.attemptCount)
+        const found = await deliveries.findById(candidate.id);
+        if (!found) return { deliveryId: candidate.id, skipped: true };
+        if (found.attemptCount > candidate.attemptCount)
           return { deliveryId: candidate.id, attemptNumber: candidate.attemptCount + 1 };
-        if ((await gate.admit(delivery)) === 'skip') return { deliveryId: candidate.id, skipped: true };
-        const verdict = await retryDelivery({ store: deps.store, ...temporal }, delivery);
+        if ((await gate.admit(found)) === 'skip') return { deliveryId: candidate.id, skipped: true };
+        const verdict = await delivery.retry(found);
         if (verdict.ok) return { deliveryId: candidate.id, attemptNumber: verdict.attemptNumber };
         if (verdict.reason === 'delivery_busy') throw new Error(`delivery ${candidate.id} is busy; trying again`);
         return { deliveryId: candidate.id, skipped: true };

@@ -4,12 +4,11 @@
 // after, so the campaign waits without any change to its workflow (nothing of a failed attempt enters the history).
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
 import { useHourlyQuota } from '../src/store/hourly-quota.js';
 import type { Config } from '../src/config.js';
 import type { DeliveryDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
-import { campaignProgressQuery } from '../workflows/recovery-messages.js';
+import type { DeliveryPort } from './delivery-port.js';
 
 export interface ResendLimits {
   /** HERALD_RESEND_BUDGET_PER_HOUR. */
@@ -52,7 +51,12 @@ function campaignRun(): { workflowId: string; attempt: number } | null {
   }
 }
 
-export function createRedeliveryGate(deps: { store: Store; client: Client | null; limits: ResendLimits }) {
+export function createRedeliveryGate(deps: {
+  store: Store;
+  /** Asks a campaign's workflow for its state; null outside a worker. */
+  campaignState: DeliveryPort['campaignState'] | null;
+  limits: ResendLimits;
+}) {
   const { store, limits } = deps;
   return {
     /**
@@ -61,10 +65,10 @@ export function createRedeliveryGate(deps: { store: Store; client: Client | null
      */
     async cancelled(): Promise<boolean> {
       const current = campaignRun();
-      if (!current || current.attempt === 1 || !deps.client) return false;
-      const progress = await deps.client.workflow.getHandle(current.workflowId).query(campaignProgressQuery);
-      if (progress.state === 'paused') throw hold('the campaign is paused', RECHECK_MS);
-      return progress.state === 'cancelled';
+      if (!current || current.attempt === 1 || !deps.campaignState) return false;
+      const state = await deps.campaignState(current.workflowId);
+      if (state === 'paused') throw hold('the campaign is paused', RECHECK_MS);
+      return state === 'cancelled';
     },
 
     /**

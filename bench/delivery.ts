@@ -85,7 +85,7 @@ const receiver = await startHttpsReceiver((request) => {
   return { status: 204 };
 });
 const app = await buildApp({ config, logger: false, metrics: apiMetrics.metrics });
-phases.instrumentApi(app.store, app.fanOut);
+phases.instrumentApi(app.store, app.deliveryService.fanOut);
 const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 // Herald's worker as src/worker-runtime.ts builds it, with the event read, the POST and the record timed.
 const workerMongo = createMongo(config);

@@ -183,7 +183,11 @@ if (flags.direct) {
       lifecycleEvent(stack.integratorId, 'customer.active'),
     );
     await stack.app.store.events.insertMany(events);
-    await pool(events.length, flags.inFlight, async (i) => void (await stack.app.fanOut.handOff(events[i]!)));
+    await pool(
+      events.length,
+      flags.inFlight,
+      async (i) => void (await stack.app.deliveryService.fanOut.handOff(events[i]!)),
+    );
     console.log(`t+${round((Date.now() - t1) / 1000)} s: ${from + events.length} deliveries started`);
   }
 } else await pool(flags.waiting, flags.inFlight, async () => void (await stack.publish('customer.active')));

@@ -30,7 +30,7 @@ export interface ApiWorker {
   close(): Promise<void>;
 }
 
-/** The activities' dependencies but the HTTP pool (its own); `client`: the API's (lazy Connection) client. */
+/** The activities' dependencies but the HTTP pool (its own); `delivery`: the API's delivery service. */
 export type ApiWorkerDeps = Omit<DeliveryActivityDeps, 'http'> & {
   readonly log: DeliveryActivityDeps['log'] & { warn(obj: object, msg?: string): void };
 };

@@ -17,7 +17,7 @@ import { requestBudgetPlugin } from './api/plugins/app/request-budget.js';
 import { storePlugin } from './api/plugins/app/store.js';
 import { vaultPlugin } from './api/plugins/app/vault.js';
 import { apiWorkerPlugin } from './api/plugins/app/api-worker.js';
-import { fanOutPlugin } from './api/plugins/app/fan-out.js';
+import { deliveryServicePlugin } from './api/plugins/app/delivery-service.js';
 import { expirySweeperPlugin } from './api/plugins/app/expiry-sweeper.js';
 import { registerRoutes } from './api/routes/index.js';
 import { OneLinePerRequest } from './api/log-controller.js';
@@ -91,8 +91,8 @@ export async function buildApp({
   await app.register(adminListenerPlugin);
   await app.register(vaultPlugin, { master });
   await app.register(storePlugin);
+  await app.register(deliveryServicePlugin);
   await app.register(apiWorkerPlugin);
-  await app.register(fanOutPlugin);
   await app.register(expirySweeperPlugin);
   await app.register(rawBodyPlugin);
   await app.register(authFailuresPlugin);

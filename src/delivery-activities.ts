@@ -1,12 +1,10 @@
 // The delivery activities as every Herald worker builds them: the worker process (src/worker-runtime.ts) and the
 // API's in-process worker for eager starts (src/api-worker.ts) run the same code over the same dependencies.
-import type { Client } from '@temporalio/client';
 import { createActivities } from '../activities/index.js';
+import type { DeliveryPort } from '../activities/delivery-port.js';
 import { resendLimitsOf } from '../activities/redelivery-gate.js';
 import type { Config } from './config.js';
 import type { KeyVault } from './crypto/key-encryption.js';
-import { createFanOut } from './delivery/fan-out.js';
-import { releaseSignaller } from './delivery/release-held.js';
 import type { WebhookHttpClient } from './net/http-client.js';
 import type { Store } from './store/index.js';
 import { createAttemptObserver } from './telemetry/attempt-observer.js';
@@ -17,32 +15,26 @@ export interface DeliveryActivityDeps {
   readonly store: Store;
   readonly vault: KeyVault;
   readonly http: WebhookHttpClient;
-  /** Starts and signals workflows (recovery campaigns, releases, the paused event's deliveries). */
-  readonly client: Client;
+  /** The process's delivery service (src/delivery/service.ts): every workflow the activities start or signal. */
+  readonly delivery: DeliveryPort;
   readonly metrics: HeraldMetrics;
   readonly log: { info(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
 export function createDeliveryActivities(config: Config, deps: DeliveryActivityDeps) {
-  const { store, client, log } = deps;
-  const taskQueue = config.TEMPORAL_TASK_QUEUE;
+  const { store, log } = deps;
   return createActivities({
     store,
     vault: deps.vault,
     http: traceWebhookHttp(deps.http),
     logError: (message, fields) => log.error(fields, message),
     observer: createAttemptObserver({ metrics: deps.metrics, logger: log }),
-    temporal: { client, taskQueue },
-    fanOut: createFanOut({ store, client, taskQueue }),
+    delivery: deps.delivery,
     healthPolicy: {
       pauseAfterMs: config.HERALD_HEALTH_PAUSE_AFTER_SECONDS * 1000,
       minFailures: config.HERALD_HEALTH_PAUSE_MIN_FAILURES,
     },
     retryAfterMaxSeconds: config.HERALD_RETRY_AFTER_MAX_SECONDS,
-    signalRelease: releaseSignaller(client),
     resendLimits: resendLimitsOf(config),
-    ...(config.HERALD_HEALTH_PROBE_SECONDS > 0
-      ? { probe: { intervalSeconds: config.HERALD_HEALTH_PROBE_SECONDS, resumeRate: config.HERALD_RESUME_RATE } }
-      : {}),
   });
 }

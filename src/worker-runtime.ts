@@ -5,6 +5,7 @@ import { ConfigError, type Config } from './config.js';
 import { createKeyVault } from './crypto/key-encryption.js';
 import { loadMasterKey } from './crypto/master-key.js';
 import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
+import { createDeliveryService } from './delivery/index.js';
 import { createWebhookHttpClient } from './net/http-client.js';
 import { checkEgressExemptions } from './net/egress-exemptions.js';
 import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
@@ -86,7 +87,7 @@ export async function createWorkerRuntime(
         store,
         vault: createKeyVault(master.key),
         http,
-        client: temporal.client,
+        delivery: createDeliveryService({ store, client: temporal.client, config }),
         metrics,
         log,
       }),

@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Context } from '@temporalio/activity';
 import type { Activities } from '../../activities/index.js';
-import type { FanOut } from '../../src/delivery/fan-out.js';
+import type { FanOut } from '../../src/delivery/index.js';
 import type { WebhookHttpClient } from '../../src/net/http-client.js';
 import type { Store } from '../../src/store/index.js';
 import { quantile, round } from './stats.js';

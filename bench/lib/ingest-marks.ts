@@ -14,7 +14,7 @@ export function ingestMarks(app: FastifyInstance) {
     const m = byEvent.get(id) ?? byEvent.set(id, {}).get(id)!;
     m[name] = at;
   };
-  const { fanOut } = app;
+  const { fanOut } = app.deliveryService;
   const handOff = fanOut.handOff.bind(fanOut);
   fanOut.handOff = async (event, options) => {
     mark(event._id, 'startRpc0');

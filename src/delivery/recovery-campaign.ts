@@ -22,6 +22,7 @@ import {
   resumeCampaignUpdate,
   type CampaignInput,
   type CampaignProgress,
+  type CampaignState,
 } from '../../workflows/recovery-messages.js';
 
 type Deps = { client: Client; taskQueue: string };
@@ -101,6 +102,11 @@ export async function readCampaign(
   // An ended campaign's result is its last progress (no worker needed); a running one answers the query.
   if (description.status.name === 'COMPLETED') return await handle.result();
   return await handle.query(campaignProgressQuery);
+}
+
+/** The state of a running campaign, asked of its workflow by id (the re-delivery gate asks its own). */
+export async function campaignStateOf(deps: Pick<Deps, 'client'>, workflowId: string): Promise<CampaignState> {
+  return (await deps.client.workflow.getHandle(workflowId).query(campaignProgressQuery)).state;
 }
 
 const controls = {

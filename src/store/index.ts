@@ -8,6 +8,7 @@ import { createAttemptsRepo } from './attempts-repo.js';
 import { createExpiringRepo } from './expiring-repo.js';
 import { createHealthRepo } from './health-repo.js';
 import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
+import { createDeliveryReportsRepo } from './delivery-reports.js';
 
 /**
  * All repositories, built once per process over one database. The listings' layout (pages or indexes,
@@ -25,6 +26,7 @@ export function createStore(db: Db, options: { listingLayout?: ListingLayout } =
     expiring: createExpiringRepo(db),
     health: createHealthRepo(db),
     campaignSlots: createCampaignSlotsRepo(db),
+    deliveryReports: createDeliveryReportsRepo(db),
   } as const;
 }
 

@@ -1,6 +1,6 @@
 // Narrow wrappers that add spans and metrics around the hand-off and the webhook POST without reshaping them.
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { FanOut } from '../delivery/fan-out.js';
+import type { FanOut } from '../delivery/index.js';
 import type { WebhookHttpClient } from '../net/http-client.js';
 import { currentTracing, heraldTracer } from './tracing.js';
 

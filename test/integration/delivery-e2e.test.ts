@@ -136,11 +136,11 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
   it('delivers once an event whose workflow started before it was stored (the API died in between)', async () => {
     const subscription = await s.subscribe('/late-event', ['customer.rejected']);
     const event = lifecycleEvent(s.alice.integratorId, 'customer.rejected');
-    const started = await s.app.fanOut.handOff(event); // the workflows are started, then "the API died" before storing the event
+    const started = await s.app.deliveryService.fanOut.handOff(event); // the workflows are started, then "the API died" before storing the event
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(s.requestsTo('/late-event').length, 0, 'nothing is sent for an event that is not stored');
     await s.app.store.events.insertOnce(event, undefined, started); // the producer's re-submission stores it
-    await s.app.fanOut.handOff(event); // and hands it off again, which starts nothing twice
+    await s.app.deliveryService.fanOut.handOff(event); // and hands it off again, which starts nothing twice
     await eventually(() => (s.requestsTo('/late-event').length === 1 ? true : undefined));
     const [delivery] = await s.deliveriesOf(event._id, subscription.id);
     assert.equal(delivery?.status, 'succeeded');

@@ -182,7 +182,7 @@ describe('event ingestion: POST /internal/v1/events', () => {
       // A process that died after starting the workflows, before storing the event: the producer got no 2xx and
       // sends the event again, which stores it; the workflow already waiting for it is the one that delivers it.
       const crashed = sampleEvent(acme.integratorId);
-      await app.fanOut.handOff(
+      await app.deliveryService.fanOut.handOff(
         newEventDoc({ ...crashed, occurredAt: new Date(crashed.occurredAt as string) } as never),
       );
       const waiting = await runOf(crashed.id as string);

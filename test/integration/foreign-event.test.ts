@@ -83,7 +83,7 @@ describe("an event id of another integrator's event", () => {
     const alices = await s.app.store.events.findById(input.id);
     assert.ok(alices);
     const bobsDoc = { ...alices, integratorId: bob.integratorId, createdAt: new Date() };
-    assert.deepEqual(await s.app.fanOut.handOff(bobsDoc), [bobs.id]);
+    assert.deepEqual(await s.app.deliveryService.fanOut.handOff(bobsDoc), [bobs.id]);
     assert.deepEqual(await workflowOf(input.id).result(), { status: 'failed', attempts: 0 });
     assert.deepEqual(leaked(secret, input.id), [], "nothing of Alice's event reached Bob's endpoint");
     assert.equal(await s.app.store.deliveries.findById(deliveryIdOf(input.id, bobs.id)), null, 'no delivery record');

@@ -24,7 +24,7 @@ describe('a first attempt whose event is stored late (real Temporal, real MongoD
   it('is made within a second of the store, 9 s after its workflow started, and once', async () => {
     const subscription = await s.subscribe('/stored-late', ['customer.rejected']);
     const event = lifecycleEvent(s.alice.integratorId, 'customer.rejected');
-    const started = await s.app.fanOut.handOff(event); // the workflow runs; the event is not stored yet
+    const started = await s.app.deliveryService.fanOut.handOff(event); // the workflow runs; the event is not stored yet
     // 9 s falls in the retry policy's 4 s gap (with the old 1.3 s waits per call, tries at ≈ 0, 2.3, 5.5, then 10.8 s).
     await new Promise((r) => setTimeout(r, 9_000));
     assert.equal(s.requestsTo('/stored-late').length, 0, 'nothing is sent while the event is not stored');

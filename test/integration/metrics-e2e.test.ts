@@ -125,7 +125,7 @@ describe('metrics end to end (API and worker /metrics)', () => {
     const doc = { ...event, createdAt: new Date(Math.max(Date.now(), Date.parse(late.createdAt) + 1000)) };
     // As the ingest route does, but the event is stored only once the first attempts have given up waiting for it
     // (an API slowed or stopped between starting the workflows and storing the event).
-    const handedOff = await s.app.fanOut.handOff(doc);
+    const handedOff = await s.app.deliveryService.fanOut.handOff(doc);
     const started = handedOff.length; // /m-late and the earlier subscriptions to every type
     assert.ok(started >= 1);
     const waited = await eventually(async () => {

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { retryDelivery } from '../../delivery/manual-retry.js';
 import { keysetPage } from '../../store/cursor.js';
 import type { DeliveryDoc } from '../../store/documents.js';
-import { listOperatorDeliveries } from '../../store/operator-deliveries.js';
 import { deliveryWorkflowId } from '../../../workflows/messages.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
 import { logDelivery } from '../request-context.js';
@@ -43,7 +41,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { cursor, limit, ...filters } = request.query;
       const position = cursor === undefined ? null : app.cursors.decode(CURSOR_SCOPE, cursor, filters);
-      const rows = await listOperatorDeliveries(repo.collection, filters, position, limit + 1);
+      const rows = await app.store.deliveryReports.operatorPage(filters, position, limit + 1);
       const { page, next } = keysetPage(rows, limit);
       return { deliveries: page.map(view), nextCursor: next && app.cursors.encode(CURSOR_SCOPE, next, filters) };
     },
@@ -84,10 +82,7 @@ export const adminDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await repo.findById(request.params.delivery_id);
       if (!found) throw notFound();
       logDelivery(request, found);
-      const verdict = await retryDelivery(
-        { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
-        found,
-      );
+      const verdict = await app.deliveryService.retry(found);
       if (!verdict.ok) throw new HttpError(409, verdict.reason, 'the subscription of this delivery was deleted');
       logDelivery(request, found, verdict.attemptNumber);
       return reply.code(202).send(view(verdict.delivery));

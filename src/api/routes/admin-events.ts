@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { boundCommitLag } from '../../store/commit-lag.js';
-import { historyItemJson, newEventDoc } from '../../domain/event-record.js';
+import { historyItemJson } from '../../domain/event-record.js';
 import { NULL_JSON } from '../../domain/json-text.js';
 import { bodyMemberText } from '../json-body.js';
 import { sendJsonText } from '../send-json.js';
@@ -10,8 +9,9 @@ import { createIngestGate, gated } from '../ingest-gate.js';
 import { eventHistoryItem, publishEventBody, type PublishEventBody } from '../schemas/events.js';
 
 /**
- * The platform publishes lifecycle events here (admin bearer token). Stored once per id, then handed to the
- * fan-out; see docs/events.md for the contract and README "Event hand-off to delivery" for the crash story.
+ * The platform publishes lifecycle events here (admin bearer token): the delivery service takes each in
+ * (src/delivery/ingest.ts); see docs/events.md for the contract and README "Event hand-off to delivery" for the
+ * crash story.
  */
 export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
   const gate = createIngestGate({
@@ -42,30 +42,20 @@ export const adminEventRoutes: FastifyPluginAsyncZod = async (app) => {
       (request: FastifyRequest<{ Body: PublishEventBody }>) => request.body.integratorId,
       async (request, reply: FastifyReply) => {
         const { occurredAt, ...fields } = request.body;
-        // Validate everything before writing anything.
-        if (!(await app.store.integrators.known(fields.integratorId))) {
-          throw badRequest('body.integratorId: no registered integrator has this id');
-        }
         // `data` as the producer wrote it (README "Payload fidelity"): the parsed value only passed validation.
         const data = bodyMemberText(request, 'data') ?? NULL_JSON;
-        const doc = newEventDoc({ ...fields, occurredAt: new Date(occurredAt), data });
-        // Deliveries first, then the event: nothing is answered 2xx before its deliveries are durable (docs/events.md).
-        // A re-submission starts nothing twice; its workflows end at once for subscriptions newer than the stored event.
-        const started = await app.fanOut.handOff(doc);
-        // Pollers of createdAfter rely on every event being visible soon after its createdAt (docs/events.md): the
-        // repair runs before the event is filed into the listing, so the listing holds its final createdAt.
-        const inserted = await app.store.events.insertOnce(
-          doc,
-          (stored) => boundCommitLag(app.store.events, stored, request.log),
-          started,
+        const ingested = await app.deliveryService.ingest(
+          { ...fields, occurredAt: new Date(occurredAt), data },
+          request.log,
         );
-        const { created, event } = inserted;
-        if (!created && (event.body !== doc.body || event.integratorId !== doc.integratorId)) {
-          throw conflict(`an event with id ${doc._id} already exists with different content`);
+        if (!ingested.ok && ingested.reason === 'unknown_integrator') {
+          throw badRequest('body.integratorId: no registered integrator has this id');
         }
+        if (!ingested.ok) throw conflict(`an event with id ${fields.id} already exists with different content`);
+        const { created, event } = ingested;
         if (created) {
           app.metrics.eventIngested();
-          app.metrics.deliveriesCreated(started.length);
+          app.metrics.deliveriesCreated(ingested.deliveries);
         }
         return await sendJsonText(reply, created ? 201 : 200, historyItemJson(event));
       },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { openCampaign } from '../../delivery/campaign-admission.js';
-import { controlCampaign, readCampaign, type CampaignControl } from '../../delivery/recovery-campaign.js';
+import type { CampaignControl } from '../../delivery/index.js';
 import { badRequest, errorResponses, HttpError, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
 import { campaign, campaignParams, recoverBody } from '../schemas/campaigns.js';
@@ -18,8 +17,6 @@ const controlSummaries: Record<CampaignControl, string> = {
 
 /** Recovery campaigns (docs/deliveries.md, "Recovery campaigns"): start, read, pause, resume, cancel. */
 export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = () => ({ client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE });
-
   app.post(
     '/v1/webhooks/subscriptions/:subscription_id/recover',
     {
@@ -49,11 +46,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
       const { since, until, statuses, ratePerSecond } = request.body;
       const window = { since: new Date(since), until: until === undefined ? undefined : new Date(until) };
       if (window.until && window.until <= window.since) throw badRequest('until must be after since', 'invalid_window');
-      const opened = await openCampaign(
-        { ...deps(), store: app.store, campaignsPerIntegrator: app.config.HERALD_CAMPAIGNS_PER_INTEGRATOR },
-        subscription,
-        { ...window, statuses, ratePerSecond },
-      );
+      const opened = await app.deliveryService.recover(subscription, { ...window, statuses, ratePerSecond });
       if (opened.ok) return await reply.code(opened.created ? 202 : 200).send(campaignView(opened.campaign));
       if (opened.reason === 'campaign_running')
         throw new HttpError(409, 'campaign_running', `campaign ${opened.heldBy} of this subscription is running`);
@@ -73,7 +66,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const found = await readCampaign(deps(), integratorOf(request), request.params.campaign_id);
+      const found = await app.deliveryService.campaign(integratorOf(request), request.params.campaign_id);
       if (!found) throw notFound();
       return campaignView(found);
     },
@@ -94,9 +87,9 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const found = await readCampaign(deps(), integratorOf(request), request.params.campaign_id);
+        const found = await app.deliveryService.campaign(integratorOf(request), request.params.campaign_id);
         if (!found) throw notFound();
-        const verdict = await controlCampaign(deps(), found, control);
+        const verdict = await app.deliveryService.controlCampaign(found, control);
         if (!verdict.ok) throw new HttpError(409, 'campaign_finished', `the campaign is ${verdict.campaign.state}`);
         return campaignView(verdict.campaign);
       },

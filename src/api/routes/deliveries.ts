@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { retryDelivery } from '../../delivery/manual-retry.js';
 import { keysetPage } from '../../store/cursor.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
 import { takeHourlyQuota } from '../quotas.js';
@@ -114,10 +113,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!found) throw notFound();
       logDelivery(request, found);
       await takeHourlyQuota(app, found.integratorId, 'resends');
-      const verdict = await retryDelivery(
-        { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE },
-        found,
-      );
+      const verdict = await app.deliveryService.retry(found);
       if (!verdict.ok) throw new HttpError(409, verdict.reason, retryRefusals[verdict.reason]);
       logDelivery(request, found, verdict.attemptNumber);
       return reply.code(202).send(deliveryView(verdict.delivery));

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cancelDelivery } from '../../delivery/cancel-delivery.js';
-import { summarise } from '../../store/recovery-candidates.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
 import { deliverySummary } from '../schemas/campaigns.js';
@@ -28,7 +26,7 @@ export const deliveryControlRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const found = await app.store.deliveries.findForIntegrator(integratorOf(request), request.params.delivery_id);
       if (!found) throw notFound();
-      const verdict = await cancelDelivery({ store: app.store, client: app.temporal.client }, found);
+      const verdict = await app.deliveryService.cancel(found);
       if (!verdict.ok)
         throw new HttpError(409, 'delivery_finished', `the delivery has already ${verdict.delivery.status}`);
       return deliveryView(verdict.delivery);
@@ -52,7 +50,7 @@ export const deliveryControlRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = request.params.subscription_id;
       if (!(await app.store.subscriptions.findLive(integratorOf(request), id))) throw notFound();
       const countLimit = app.config.HERALD_SUMMARY_COUNT_LIMIT;
-      const { counts, oldestPending: d } = await summarise(app.store.deliveries.collection, id, countLimit);
+      const { counts, oldestPending: d } = await app.store.deliveryReports.summary(id, countLimit);
       return {
         subscriptionId: id,
         counts,

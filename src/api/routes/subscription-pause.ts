@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { startRelease } from '../../delivery/release-held.js';
+import type { PauseVerdict } from '../../delivery/index.js';
 import type { SubscriptionDoc } from '../../store/documents.js';
 import { conflict, errorResponses, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
@@ -11,14 +11,13 @@ const PATH = '/v1/webhooks/subscriptions/:subscription_id';
 
 /** Pause and resume a subscription without losing a delivery (docs/subscriptions.md, "Pause and resume"). */
 export const subscriptionPauseRoutes: FastifyPluginAsyncZod = async (app) => {
-  const repo = app.store.subscriptions;
-  const view = async (doc: SubscriptionDoc) => subscriptionView(doc, await repo.listKeys([doc]));
-  /** The live subscription as it is now; 404 when there is none, 409 when it is disabled. */
-  const current = async (integratorId: string, id: string, action: string): Promise<SubscriptionDoc> => {
-    const found = await repo.findLive(integratorId, id);
-    if (!found) throw notFound();
-    if (found.status === 'disabled') throw conflict(`the subscription is disabled: enable it (PATCH) to ${action} it`);
-    return found;
+  const view = async (doc: SubscriptionDoc) => subscriptionView(doc, await app.store.subscriptions.listKeys([doc]));
+  /** The subscription paused or resumed; 404 when there is none, 409 when it is disabled or was paused again. */
+  const answer = async (verdict: PauseVerdict, action: string) => {
+    if (verdict.ok) return await view(verdict.subscription);
+    if (verdict.reason === 'not_found') throw notFound();
+    if (verdict.reason === 'paused_again') throw conflict('the subscription was paused again meanwhile'); // a race
+    throw conflict(`the subscription is disabled: enable it (PATCH) to ${action} it`);
   };
 
   app.post(
@@ -35,12 +34,8 @@ export const subscriptionPauseRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: subscription, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => {
-      const integratorId = integratorOf(request);
-      const id = request.params.subscription_id;
-      const paused = await repo.pause(integratorId, id, 'manual');
-      return await view(paused ?? (await current(integratorId, id, 'pause')));
-    },
+    async (request) =>
+      await answer(await app.deliveryService.pause(integratorOf(request), request.params.subscription_id), 'pause'),
   );
 
   app.post(
@@ -57,14 +52,7 @@ export const subscriptionPauseRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: subscription, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => {
-      const integratorId = integratorOf(request);
-      const id = request.params.subscription_id;
-      const resumed = (await repo.resume(integratorId, id)) ?? (await current(integratorId, id, 'resume'));
-      if (resumed.status === 'paused') throw conflict('the subscription was paused again meanwhile'); // a race
-      const client = app.temporal.client;
-      await startRelease({ client, taskQueue: app.config.TEMPORAL_TASK_QUEUE }, id, app.config.HERALD_RESUME_RATE);
-      return await view(resumed);
-    },
+    async (request) =>
+      await answer(await app.deliveryService.resume(integratorOf(request), request.params.subscription_id), 'resume'),
   );
 };

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendTestDelivery } from '../../delivery/test-send.js';
 import { withTimeout } from '../../util/with-timeout.js';
 import { errorResponses, HttpError, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
@@ -34,8 +33,7 @@ export const subscriptionTestRoutes: FastifyPluginAsyncZod = async (app) => {
       const subscription = id.success ? await app.store.subscriptions.findLive(integratorOf(request), id.data) : null;
       if (!subscription) throw notFound();
       await takeHourlyQuota(app, subscription.integratorId, 'test_sends');
-      const deps = { store: app.store, client: app.temporal.client, taskQueue: app.config.TEMPORAL_TASK_QUEUE };
-      const sent = await withTimeout(sendTestDelivery(deps, subscription), TEST_WAIT_MS, null);
+      const sent = await withTimeout(app.deliveryService.testSend(subscription), TEST_WAIT_MS, null);
       if (!sent)
         throw new HttpError(504, 'attempt_pending', 'the test attempt did not finish in time; see its delivery');
       if (!sent.attempt) throw new HttpError(409, 'subscription_deleted', 'the subscription was deleted meanwhile');

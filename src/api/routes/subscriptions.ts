@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { keysetPage } from '../../store/cursor.js';
 import { z } from 'zod';
-import { cancelPendingDeliveries } from '../../delivery/cancel-pending.js';
 import type { SubscriptionDoc } from '../../store/documents.js';
 import type { SubscriptionChanges } from '../../store/subscriptions-repo.js';
 import { conflict, errorResponses, notFound } from '../errors.js';
@@ -160,7 +159,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       const integratorId = integratorOf(request);
       if (!(await repo.softDelete(integratorId, id))) throw notFound();
       try {
-        await cancelPendingDeliveries({ store: app.store, client: app.temporal.client }, { integratorId, _id: id });
+        await app.deliveryService.cancelPending({ integratorId, _id: id });
       } catch (err) {
         // The deletion stands: each remaining attempt finds the subscription deleted and cancels its delivery.
         request.log.error({ err, subscriptionId: id }, 'cancelling pending deliveries of a deleted subscription');

@@ -19,7 +19,7 @@ export const apiWorkerPlugin = fp(
     const worker = startApiWorker(app.config, {
       store: app.store,
       vault: app.vault,
-      client: app.temporal.client,
+      delivery: app.deliveryService,
       metrics: app.metrics,
       log: app.log,
     });
@@ -27,5 +27,5 @@ export const apiWorkerPlugin = fp(
     // Registered after the connections: closed before MongoDB and Temporal are (onClose runs last-in, first-out).
     app.addHook('onClose', () => worker.close());
   },
-  { name: 'api-worker', dependencies: ['store', 'vault', 'telemetry'] },
+  { name: 'api-worker', dependencies: ['store', 'vault', 'telemetry', 'delivery-service'] },
 );

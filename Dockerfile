@@ -1,4 +1,4 @@
-# The API and the worker share one image: `node dist/src/server.js` or `node dist/src/worker.js`.
+# The API and the worker share one image: `node dist/src/process/server.js` or `node dist/src/process/worker.js`.
 # Node 24 (LTS), the major `npm run test:node24` runs the whole suite on (scripts/tools.sh pins the version it fetches).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
@@ -8,7 +8,8 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
-RUN npm run build && npm prune --omit=dev
+# The workflows are bundled here, once: the worker loads dist/workflow-bundle.js instead of bundling at every start.
+RUN npm run build && npm run bundle:workflows && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
@@ -28,4 +29,4 @@ COPY --from=build /app/dist ./dist
 COPY bin ./bin
 USER node
 EXPOSE 3000
-CMD ["node", "dist/src/server.js"]
+CMD ["node", "dist/src/process/server.js"]

@@ -15,7 +15,7 @@ import { createKeyVault } from '../src/crypto/key-encryption.js';
 import { loadMasterKey } from '../src/crypto/master-key.js';
 import { createStore } from '../src/store/index.js';
 import { createMongo } from '../src/store/mongo.js';
-import { createTemporal } from '../src/temporal.js';
+import { createTemporal } from '../src/temporal/client.js';
 import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { createChaosLedger } from './lib/chaos-ledger.js';

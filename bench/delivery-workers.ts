@@ -1,14 +1,14 @@
 // `npm run bench -- delivery --workers N [--deliveries D] [--inFlight K]` (bench/delivery.ts hands over to this file):
-// the scale-out figure. Ingest → 2xx deliveries/s with 1, 2, … N worker processes (src/worker.ts, each with its own
-// MongoDB pool and HERALD_WORKER_MAX_ACTIVITIES) against one Temporal and one MongoDB, in one run: the API in this
-// process, D deliveries per round, K in flight. Prints, per round, the cores each process used, to show what bounds
-// the rate on this machine; ends with one JSON line.
+// the scale-out figure. Ingest → 2xx deliveries/s with 1, 2, … N worker processes (src/process/worker.ts, each with its
+// own MongoDB pool and HERALD_WORKER_MAX_ACTIVITIES) against one Temporal and one MongoDB, in one run: the API in this
+// process, D deliveries per round, K in flight. Prints, per round, the cores each process used, to show what bounds the
+// rate on this machine; ends with one JSON line.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ChildProcess } from 'node:child_process';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/process/app.js';
 import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
 import { loadConfig } from '../src/config.js';

@@ -3,19 +3,20 @@
 // bare workflow with one no-op activity, same dev server and worker settings, N of each in R rounds of alternating
 // order (default 400 in 2; R even), then ingest → receiver latency at half that maximum,
 // with where a delivery's time goes and the CPU the two local servers spend per delivery. Eager start (default; --eager
-// 0: off): the bench's worker plays the API's opt-in worker (src/api-worker.ts), the bare workflow started the same way.
-// --metricsRounds M > 0: instead, M alternating rounds with metrics off and on (both scraped every 5 s): the cost of
-// metrics. --profile 1: instead, N bare workflows then N deliveries under the V8 profiler (bench/lib/cpu-profile.ts).
+// 0: off): the bench's worker plays the API's opt-in worker (src/temporal/api-worker.ts), the bare workflow started
+// the same way. --metricsRounds M > 0: instead, M alternating rounds with metrics off and on (both scraped every 5 s):
+// the cost of metrics. --profile 1: instead, N bare workflows then N deliveries under the V8 profiler
+// (bench/lib/cpu-profile.ts).
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/process/app.js';
 import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
 import { loadConfig } from '../src/config.js';
-import { workerTuning } from '../src/temporal-worker.js';
+import { workerTuning } from '../src/temporal/herald-worker.js';
 import { createActivities } from '../activities/index.js';
 import { createKeyVault } from '../src/crypto/key-encryption.js';
 import { loadMasterKey } from '../src/crypto/master-key.js';
@@ -24,7 +25,7 @@ import { createWebhookHttpClient } from '../src/net/http-client.js';
 import { callbackUrlPolicyFromConfig } from '../src/net/policy-from-config.js';
 import { createStore } from '../src/store/index.js';
 import { createMongo } from '../src/store/mongo.js';
-import { createHeraldWorker } from '../src/temporal-worker.js';
+import { createHeraldWorker } from '../src/temporal/herald-worker.js';
 import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { installTemporalRuntime } from '../src/telemetry/temporal-runtime.js';
@@ -87,7 +88,7 @@ const receiver = await startHttpsReceiver((request) => {
 const app = await buildApp({ config, logger: false, metrics: apiMetrics.metrics });
 phases.instrumentApi(app.store, app.deliveryService.fanOut);
 const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-// Herald's worker as src/worker-runtime.ts builds it, with the event read, the POST and the record timed.
+// Herald's worker as src/process/worker-runtime.ts builds it, with the event read, the POST and the record timed.
 const workerMongo = createMongo(config);
 await workerMongo.client.connect();
 const timed = phases.instrumentWorker(

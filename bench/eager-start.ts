@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from '../src/config.js';
-import { workerTuning } from '../src/temporal-worker.js';
+import { workerTuning } from '../src/temporal/herald-worker.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 
 const flags = numberFlags({ workflows: 200, inFlight: 40, latencySeconds: 10 });

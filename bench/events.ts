@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/process/app.js';
 import { loadConfig } from '../src/config.js';
 import { keysetPage, type Position } from '../src/store/cursor.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../test/helpers/integrators.js';

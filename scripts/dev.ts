@@ -113,9 +113,9 @@ async function main(): Promise<void> {
 
     const metrics = await metricsAddresses(env);
     const tsx = ['--import', 'tsx'];
-    const worker = spawnManaged('worker', process.execPath, [...tsx, join(root, 'src/worker.ts')], { env });
+    const worker = spawnManaged('worker', process.execPath, [...tsx, join(root, 'src/process/worker.ts')], { env });
     procs.push(worker);
-    const api = spawnManaged('api', process.execPath, [...tsx, join(root, 'src/server.ts')], { env });
+    const api = spawnManaged('api', process.execPath, [...tsx, join(root, 'src/process/server.ts')], { env });
     procs.push(api);
     const port = Number(env.HERALD_PORT ?? 3000);
     const host = env.HERALD_HOST ?? '127.0.0.1';

@@ -84,8 +84,8 @@ async function main(): Promise<number> {
       stops.unshift(() => proc.stop());
       return proc;
     };
-    start('worker', 'src/worker.ts', '192.0.2.1');
-    const api = start('api', 'src/server.ts', '93.184.215.14');
+    start('worker', 'src/process/worker.ts', '192.0.2.1');
+    const api = start('api', 'src/process/server.ts', '93.184.215.14');
     await waitForPort(port, 'the API', api.child, 60_000);
     const apiUrl = `http://127.0.0.1:${port}`;
 

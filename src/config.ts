@@ -67,7 +67,7 @@ export const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('herald-deliveries'),
-  /** Secured Temporal (src/temporal-connection.ts): `1` = TLS with the system's CAs; implied by the ones below. */
+  /** Secured Temporal (src/temporal/connection.ts): `1` = TLS with the system's CAs; implied by the ones below. */
   TEMPORAL_TLS: optionalString.pipe(z.enum(['0', '1'], { message: "must be '1' or '0'" }).optional()),
   TEMPORAL_TLS_CA_FILE: optionalString,
   TEMPORAL_TLS_CERT_FILE: optionalString,

@@ -4,7 +4,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import { loadConfig } from '../../src/config.js';
 import { compressedHexOf, generateP256Key } from '../../src/crypto/p256.js';
 import type { MongoOptions } from '../../src/store/mongo.js';

@@ -1,10 +1,8 @@
 // The chaos run's processes, each one it can kill -9 and that comes back on the same port and data: the
 // MongoDB-wire server, the Temporal dev server (state in a SQLite file), the API and two workers, all on loopback.
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config.js';
-import { workflowsPath } from '../../src/temporal-worker.js';
+import { writeWorkflowBundle } from '../../src/temporal/workflow-bundle.js';
 import { freePort, spawnManaged, waitForPort } from '../../scripts/lib/processes.js';
 import { ensureTools, MONGO_WIRE_POOL, root, startMongoWire, startTemporalDev } from '../../scripts/lib/servers.js';
 import { createTestCa } from '../../scripts/lib/test-ca.js';
@@ -31,8 +29,7 @@ export async function chaosStack(tmp: string, workerCount = 2): Promise<ChaosSta
   process.env.HERALD_TEST_TLS_KEY = ca.leafKey;
   const [mongoPort, temporalPort, apiPort] = [await freePort(), await freePort(), await freePort()];
   const bundlePath = join(tmp, 'workflow-bundle.js');
-  const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
-  await writeFile(bundlePath, (await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quiet })).code);
+  await writeWorkflowBundle(bundlePath);
   const env = benchEnv({
     NODE_ENV: 'production',
     NODE_EXTRA_CA_CERTS: ca.caBundle,
@@ -62,14 +59,18 @@ export async function chaosStack(tmp: string, workerCount = 2): Promise<ChaosSta
       startTemporalDev({ port: temporalPort, dbFile: join(tmp, 'temporal.db'), log: log('temporal') }),
     ),
     api: supervised('api', async () => {
-      const proc = spawnManaged('api', ...node('src/server.ts'), { env, cwd: root, log: log('api') });
+      const proc = spawnManaged('api', ...node('src/process/server.ts'), { env, cwd: root, log: log('api') });
       await waitForPort(apiPort, 'the API', proc.child);
       return proc;
     }),
     workers: Array.from({ length: workerCount }, (_, i) =>
       supervised(`worker-${i + 1}`, () =>
         Promise.resolve(
-          spawnManaged(`worker-${i + 1}`, ...node('src/worker.ts'), { env, cwd: root, log: log(`worker-${i + 1}`) }),
+          spawnManaged(`worker-${i + 1}`, ...node('src/process/worker.ts'), {
+            env,
+            cwd: root,
+            log: log(`worker-${i + 1}`),
+          }),
         ),
       ),
     ),

@@ -5,14 +5,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import { HeraldAdminClient } from '../../src/client/admin-client.js';
 import type { PublishEventInput } from '../../src/client/events.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { LifecycleEventType, SubscribableEventType } from '../../src/domain/event-types.js';
 import { root } from '../../scripts/lib/servers.js';
 import { imageMallocEnv } from '../../scripts/lib/malloc-env.js';
-import type { Temporal } from '../../src/temporal.js';
+import type { Temporal } from '../../src/temporal/client.js';
 import { lifecycleEvent, seedSubscription } from '../../test/helpers/deliveries.js';
 import { pidListeningOn } from './proc-stats.js';
 import { resendingShed } from './resend-shed.js';
@@ -83,13 +83,13 @@ export function benchEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv & { H
 }
 
 /**
- * A worker process (src/worker.ts), its output appended to `logFile`. BENCH_WORKER_NODE_ARGS: extra node flags for
- * it, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a profile per thread, the workflow thread's included, written as
+ * A worker process (src/process/worker.ts), its output appended to `logFile`. BENCH_WORKER_NODE_ARGS: extra node flags
+ * for it, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a profile per thread, the workflow thread's included, written as
  * it exits), or "--trace-gc" (each line names its isolate: the main thread's or the workflow thread's).
  */
 export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/worker.ts')], {
+  const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/process/worker.ts')], {
     cwd: root,
     env: { ...imageMallocEnv(), ...env }, // as the image sets them (Dockerfile)
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 // The Temporal SDK's own figures about a bench's worker, read from its /metrics (Herald's registry followed by the
-// SDK's Prometheus exporter, src/worker-runtime.ts): how often a workflow task found its run in the worker's cache,
-// how many runs were evicted to make room, and where workflow and activity tasks spent their time.
+// SDK's Prometheus exporter, src/process/worker-runtime.ts): how often a workflow task found its run in the worker's
+// cache, how many runs were evicted to make room, and where workflow and activity tasks spent their time.
 import { round } from './stats.js';
 
 /**

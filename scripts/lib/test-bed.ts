@@ -1,9 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowsPath } from '../../src/temporal-worker.js';
+import { writeWorkflowBundle } from '../../src/temporal/workflow-bundle.js';
 import { freePort, type Managed } from './processes.js';
 import { ensureTools, MONGO_WIRE_POOL, startMongoWire, startTemporalDev, tools } from './servers.js';
 import { createTestCa } from './test-ca.js';
@@ -17,8 +15,6 @@ export interface TestBed {
   readonly tmp: string;
   stop(): Promise<void>;
 }
-
-const quietLogger = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
 
 /**
  * One throw-away set of servers in a temp folder: a MongoDB-wire server and a Temporal dev server on free ports
@@ -56,9 +52,8 @@ export async function startTestBed(
       servers.push(await startTemporalDev({ port, log: join(tmp, 'temporal.log') }));
       env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
     }
-    const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
     env.HERALD_WORKFLOW_BUNDLE = join(tmp, 'workflow-bundle.js');
-    await writeFile(env.HERALD_WORKFLOW_BUNDLE, bundle.code);
+    await writeWorkflowBundle(env.HERALD_WORKFLOW_BUNDLE);
     return { env, tmp, stop };
   } catch (err) {
     await stop();

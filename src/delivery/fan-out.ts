@@ -20,8 +20,8 @@ export interface FanOutDeps {
   client: Client;
   taskQueue: string;
   /**
-   * The client of the API's in-process worker (src/api-worker.ts) while it runs, else null: starts through it ask
-   * for eager start, so the first workflow task comes back in the start response and runs in this process.
+   * The client of the API's in-process worker (src/temporal/api-worker.ts) while it runs, else null: starts through it
+   * ask for eager start, so the first workflow task comes back in the start response and runs in this process.
    */
   eagerClient?: () => Client | null;
 }

@@ -41,7 +41,7 @@ export function deliveryStartOptions(
  * (a repeated hand-off, a re-submitted event) is left as it is; one that failed (its event was never stored, see
  * activities/attempt-delivery.ts) may run again, for the re-submission that stores the event at last.
  * `eager`: ask for eager start (the client shares its NativeConnection with a worker of the task queue, see
- * src/api-worker.ts); the SDK sends a normal start when that worker has no free workflow-task slot.
+ * src/temporal/api-worker.ts); the SDK sends a normal start when that worker has no free workflow-task slot.
  */
 export async function startDeliveryWorkflow(
   client: Client,

@@ -1,6 +1,6 @@
 // How long one delivery attempt may take, in one place: the HTTP client's own bounds, the activity's timeouts that
-// match them (workflows/delivery.ts) and the worker's shutdown grace (src/temporal-worker.ts). Pure constants, so the
-// workflow bundle may import them. Why these figures: docs/scale-and-size.md, "Sizing the worker".
+// match them (workflows/delivery.ts) and the worker's shutdown grace (src/temporal/herald-worker.ts). Pure constants,
+// so the workflow bundle may import them. Why these figures: docs/scale-and-size.md, "Sizing the worker".
 
 /** TCP + TLS connect to the receiver. */
 export const HTTP_CONNECT_TIMEOUT_MS = 5_000;

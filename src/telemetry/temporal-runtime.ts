@@ -10,11 +10,11 @@ let installedMetricsUrl: string | null = null;
 export const temporalMetricsUrl = (): string | null => installedMetricsUrl;
 
 /**
- * Installs the Temporal SDK runtime once per process, before any worker connection: its Prometheus exporter on
- * loopback at HERALD_TEMPORAL_METRICS_PORT (none when `off`). Its lines about a delivery carry the delivery's ids,
- * below `level` dropped. `forwardCoreLogs`: the SDK's Rust core writes its lines (e.g. `[TMPRL1104]`) into the same
- * logger at `level` and above, not to stderr; only the worker process (src/worker.ts) asks for it, since a forwarding
- * runtime kept in-process test stacks from exiting (docs/operations-metrics.md, "Logs").
+ * Installs the Temporal SDK runtime once per process, before any worker connection: its Prometheus exporter on loopback
+ * at HERALD_TEMPORAL_METRICS_PORT (none when `off`). Its lines about a delivery carry the delivery's ids, below `level`
+ * dropped. `forwardCoreLogs`: the SDK's Rust core writes its lines (e.g. `[TMPRL1104]`) into the same logger at `level`
+ * and above, not to stderr; only the worker process (src/process/worker.ts) asks for it, since a forwarding runtime
+ * kept in-process test stacks from exiting (docs/operations-metrics.md, "Logs").
  */
 export async function installTemporalRuntime(
   config: Pick<Config, 'HERALD_TEMPORAL_METRICS_PORT'>,

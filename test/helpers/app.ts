@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import type { Config } from '../../src/config.js';
 import { integratorScope } from '../../src/api/scopes/integrator-scope.js';
 import { testConfig } from './env.js';

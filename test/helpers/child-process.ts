@@ -1,4 +1,5 @@
-// A Herald process (src/worker.ts or src/server.ts) as a child of the test, so a test can kill it -9 or SIGTERM it.
+// A Herald process (src/process/worker.ts or src/process/server.ts) as a child of the test, so a test can kill it -9 or
+// SIGTERM it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../src/config.js';
@@ -32,9 +33,9 @@ export function envOf(config: Config, extra: Record<string, string> = {}): NodeJ
   };
 }
 
-/** Runs `src/<entry>.ts` with tsx, as `npm run start:*` runs the built file; `nodeArgs`: node flags before it. */
+/** Runs `src/process/<entry>.ts` with tsx, as `npm run start:*` runs the built file; `nodeArgs`: node flags before it. */
 export function spawnHerald(entry: 'worker' | 'server', env: NodeJS.ProcessEnv, nodeArgs: string[] = []): HeraldChild {
-  const script = fileURLToPath(new URL(`../../src/${entry}.ts`, import.meta.url));
+  const script = fileURLToPath(new URL(`../../src/process/${entry}.ts`, import.meta.url));
   const args = [...nodeArgs, '--import', 'tsx', script];
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

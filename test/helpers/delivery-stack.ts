@@ -11,7 +11,7 @@ import type { Delivery, Subscription } from '../../src/client/herald-client.js';
 import type { Config } from '../../src/config.js';
 import type { LifecycleEventType, NameableEventType } from '../../src/domain/event-types.js';
 import { installTemporalRuntime } from '../../src/telemetry/temporal-runtime.js';
-import { createWorkerRuntime, type WorkerRuntime } from '../../src/worker-runtime.js';
+import { createWorkerRuntime, type WorkerRuntime } from '../../src/process/worker-runtime.js';
 import { buildTestApp, closeTestApp } from './app.js';
 import { testConfig } from './env.js';
 import { ADMIN_TOKEN, listen, registerIntegrator, type TestIntegrator } from './integrators.js';
@@ -19,7 +19,7 @@ import { startHttpsReceiver, type HttpsReceiver, type RecordedRequest } from './
 
 export interface DeliveryStack {
   readonly app: FastifyInstance;
-  /** The worker's configuration (for a worker started elsewhere: src/worker.ts in a child process). */
+  /** The worker's configuration (for a worker started elsewhere: src/process/worker.ts in a child process). */
   readonly workerConfig: Config;
   /** The in-process worker; null with `inProcessWorker: false`. */
   readonly worker: WorkerRuntime | null;

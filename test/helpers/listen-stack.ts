@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createWorkerRuntime } from '../../src/worker-runtime.js';
+import { createWorkerRuntime } from '../../src/process/worker-runtime.js';
 import { LISTEN_HOST } from '../../src/cli/listen/dev-listener.js';
 import { buildTestApp, closeTestApp } from './app.js';
 import { requireEnv } from './env.js';

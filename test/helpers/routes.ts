@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import { testConfig } from './env.js';
 
 /** The real app, ready, with every route it registered, as registered (scopes' onRoute hooks applied). */

@@ -1,4 +1,4 @@
-// The API process (src/server.ts) on SIGTERM: it stops accepting, finishes the request in flight and exits 0.
+// The API process (src/process/server.ts) on SIGTERM: it stops accepting, finishes the request in flight and exits 0.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, createServer, type AddressInfo } from 'node:net';
@@ -20,7 +20,8 @@ describe('API process', { timeout: 120_000 }, () => {
     it(`on SIGTERM finishes the request in flight, refuses new ones and exits 0 (HERALD_API_WORKER_SLOTS=${slots})`, async (t) => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      // With slots, the API also runs its delivery worker (src/api-worker.ts): the signal stops it with the API.
+      // With slots, the API also runs its delivery worker (src/temporal/api-worker.ts): the signal stops it with the
+      // API.
       const env = {
         HERALD_PORT: String(port),
         HERALD_HOST: '127.0.0.1',

@@ -3,7 +3,7 @@
 // the first workflow task back in the start response (no trip through matching); with 0 it starts them normally.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiWorkerIdentity, eagerStartIdentity } from '../../src/api-worker.js';
+import { apiWorkerIdentity, eagerStartIdentity } from '../../src/temporal/api-worker.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { assertSignedDelivery, eventually } from '../helpers/deliveries.js';

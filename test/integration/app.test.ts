@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { testConfig } from '../helpers/env.js';
 

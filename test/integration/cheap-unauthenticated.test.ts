@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { CommandStartedEvent } from 'mongodb';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import { closeTestApp } from '../helpers/app.js';
 import { testConfig } from '../helpers/env.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { p256 } from '@noble/curves/nist.js';
 import { HeraldClient } from '../../src/client/herald-client.js';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { adminHeaders, listen, registerIntegrator } from '../helpers/integrators.js';
 

@@ -1,5 +1,6 @@
-// Issue 33 item 4: with NODE_ENV=production the API (src/server.ts) and the worker (src/worker.ts) refuse to start
-// with any development egress exemption unless HERALD_UNSAFE_EGRESS=1, and then log one warning line naming each.
+// Issue 33 item 4: with NODE_ENV=production the API (src/process/server.ts) and the worker (src/process/worker.ts)
+// refuse to start with any development egress exemption unless HERALD_UNSAFE_EGRESS=1, and then log one warning line
+// naming each.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import { ConfigError } from '../../src/config.js';
 import { createKeyVault, generateSigningKey } from '../../src/crypto/key-encryption.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
@@ -22,7 +22,7 @@ describe('the API without a master key', () => {
 
   it('the server process exits non-zero naming HERALD_MASTER_KEY, before connecting anywhere', async () => {
     const env = { ...process.env, ...noKey, HERALD_PORT: '0', MONGODB_URL: 'mongodb://127.0.0.1:1/' };
-    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/process/server.ts'], {
       cwd: root,
       env,
       timeout: 30_000,

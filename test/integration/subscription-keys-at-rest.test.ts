@@ -9,7 +9,7 @@ import { p256 } from '@noble/curves/nist.js';
 import type { FastifyInstance } from 'fastify';
 import { BSON } from 'mongodb';
 import { createActivities } from '../../activities/index.js';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/process/app.js';
 import { HeraldClient, type Subscription } from '../../src/client/herald-client.js';
 import { compressedHexOf } from '../../src/crypto/p256.js';
 import { signWebhook } from '../../src/crypto/webhook-signature.js';

@@ -1,6 +1,6 @@
-// The worker process (src/worker.ts) forwards the Temporal SDK's Rust core lines into its logger: a core warning
-// about a delivery's workflow task ([TMPRL1104], every task once its threshold is 0 s) is a JSON line at pino's warn
-// level with the delivery's five ids, and the process's output holds no secret.
+// The worker process (src/process/worker.ts) forwards the Temporal SDK's Rust core lines into its logger: a core
+// warning about a delivery's workflow task ([TMPRL1104], every task once its threshold is 0 s) is a JSON line at pino's
+// warn level with the delivery's five ids, and the process's output holds no secret.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { deliveryWorkflowId } from '../../workflows/messages.js';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { workerTuning } from '../../src/temporal-worker.js';
+import { workerTuning } from '../../src/temporal/herald-worker.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {

@@ -2,7 +2,7 @@
 // checks, dependencies and environment.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { configSchema } from '../../src/config.js';
 import { checkEgressExemptions } from '../../src/net/egress-exemptions.js';
@@ -23,6 +23,9 @@ const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.me
   services: Record<string, Service>;
   volumes: Record<string, unknown>;
 };
+/** The TypeScript file `npm run build` compiles into `dist/…js`, if there is one. */
+const sourceOf = (built: string): boolean =>
+  existsSync(new URL(`../../${built.replace(/^dist\//, '').replace(/\.js$/, '.ts')}`, import.meta.url));
 const svc = (name: string): Service => {
   const s = compose.services[name];
   assert.ok(s, `service ${name} is missing`);
@@ -83,8 +86,8 @@ describe('docker-compose.yml', () => {
       }
       assert.equal(configSchema.safeParse(env).success, true, `${name}: environment does not pass the config schema`);
     }
-    assert.deepEqual(svc('api').command, ['node', 'dist/src/server.js']);
-    assert.deepEqual(svc('worker').command, ['node', 'dist/src/worker.js']);
+    assert.deepEqual(svc('api').command, ['node', 'dist/src/process/server.js']);
+    assert.deepEqual(svc('worker').command, ['node', 'dist/src/process/worker.js']);
     assert.ok(svc('api').ports?.includes('127.0.0.1:3000:3000'));
     assert.ok(svc('api').healthcheck);
     assert.match(JSON.stringify(svc('api').healthcheck?.test), /\/v1\/health\/ready/);
@@ -137,6 +140,9 @@ describe('docker-compose.yml', () => {
     const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
     assert.match(dockerfile, /npm ci/);
     assert.match(dockerfile, /npm run build/);
+    const entries = [svc('api').command, svc('worker').command].map((c) => (c as string[])[1]!);
+    assert.match(dockerfile, new RegExp(`CMD \\["node", "${entries[0]}"\\]`), 'the image starts the API by default');
+    for (const entry of entries) assert.ok(sourceOf(entry), `${entry} is built from no source file`);
   });
 
   it('builds and runs the image on the Node that `npm run test:node24` tests, within engines.node', () => {
@@ -147,5 +153,15 @@ describe('docker-compose.yml', () => {
     const major = tested.split('.')[0];
     assert.deepEqual(images, [`node:${major}-bookworm-slim`, `node:${major}-bookworm-slim`]);
     assert.ok(satisfiesNodeRange(tested), `Node ${tested} is outside engines.node ${declaredNodeRange()}`);
+  });
+
+  it('bundles the workflows at build time, into the file the compiled worker loads', () => {
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    assert.match(dockerfile, /npm run build && npm run bundle:workflows && npm prune/);
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const script = /^node (dist\/\S+\.js)$/.exec(manifest.scripts['bundle:workflows'] ?? '')?.[1];
+    assert.ok(script && sourceOf(script), `npm run bundle:workflows runs ${script}, built from no source file`);
   });
 });

@@ -1,5 +1,6 @@
 // The edges of the house that the compiler does not see: routes reach delivery's lifecycle through the delivery
-// service and data through the repositories, and the activities reach workflows only through the service's port.
+// service and data through the repositories, the activities reach workflows only through the service's port, the
+// lower layers import nothing from the higher ones, and the process wiring stays in its folder (README "Layout").
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -52,5 +53,32 @@ describe('import boundaries', () => {
     );
     const clients = sources('activities').filter((file) => importsOf(file).includes('@temporalio/client'));
     assert.deepEqual(clients, []);
+  });
+
+  it('the store imports nothing of the API, and the domain nothing but itself', () => {
+    assert.deepEqual(
+      offending('src/store', (t) => t.startsWith('src/api/')),
+      [],
+    );
+    assert.deepEqual(
+      offending('src/domain', (t) => !t.startsWith('src/domain/')),
+      [],
+    );
+  });
+
+  it('keeps in src/ itself only the package entry and the configuration; the processes live in src/process', () => {
+    const loose = readdirSync(join(root, 'src')).filter((name) => name.endsWith('.ts'));
+    assert.deepEqual(loose.sort(), ['config-trust-proxy.ts', 'config.ts', 'index.ts']);
+    assert.deepEqual(
+      offending('src', (t) => t.startsWith('src/process/')).filter((line) => !line.startsWith('src/process/')),
+      [],
+    );
+  });
+
+  it("names the activities' permanent failure in one place", () => {
+    const named = [...sources('activities'), ...sources('workflows'), ...sources('src')].filter((file) =>
+      readFileSync(join(root, file), 'utf8').includes("'DeliveryNotFound'"),
+    );
+    assert.deepEqual(named, ['workflows/messages.ts']);
   });
 });

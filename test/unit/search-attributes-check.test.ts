@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import proto from '@temporalio/proto';
-import { missingSearchAttributes } from '../../src/search-attributes-check.js';
+import { missingSearchAttributes } from '../../src/temporal/search-attributes-check.js';
 
 const { INDEXED_VALUE_TYPE_KEYWORD: keyword, INDEXED_VALUE_TYPE_INT: int } =
   proto.temporal.api.enums.v1.IndexedValueType;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClientCert, createTestCa } from '../../scripts/lib/test-ca.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { temporalConnectionOptions } from '../../src/temporal-connection.js';
+import { temporalConnectionOptions } from '../../src/temporal/connection.js';
 
 describe('Temporal connection options from the environment', () => {
   const dir = mkdtempSync(join(tmpdir(), 'herald-temporal-options-'));

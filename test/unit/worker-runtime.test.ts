@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { createWorkerRuntime } from '../../src/worker-runtime.js';
+import { createWorkerRuntime } from '../../src/process/worker-runtime.js';
 
 describe('worker start-up', () => {
   it("refuses to start without a configured master key, even with the API's ephemeral opt-in", async () => {

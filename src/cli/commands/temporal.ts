@@ -1,9 +1,9 @@
 // `herald temporal …`: the operator's commands that talk to Temporal itself, with the same TEMPORAL_* settings as the
-// API and the worker (address, namespace, TLS / mTLS files, API key; src/temporal-connection.ts), checked the same way.
+// API and the worker (address, namespace, TLS / mTLS files, API key; src/temporal/connection.ts), checked the same way.
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { loadConfig, type Config } from '../../config.js';
-import { assertSearchAttributes } from '../../search-attributes-check.js';
-import { temporalConnectionOptions } from '../../temporal-connection.js';
+import { assertSearchAttributes } from '../../temporal/search-attributes-check.js';
+import { temporalConnectionOptions } from '../../temporal/connection.js';
 import { deliveryStateQuery, deliveryWorkflowId } from '../../../workflows/messages.js';
 import { defineCommand } from '../program.js';
 import { integerValue } from '../flags.js';

@@ -7,8 +7,8 @@ import { notFound } from '../../errors.js';
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * With HERALD_ADMIN_PORT: starts the admin API's own listener and answers its URL (src/server.ts calls it after
-     * `listen`). Without: answers null and starts nothing (the admin API is served with the rest).
+     * With HERALD_ADMIN_PORT: starts the admin API's own listener and answers its URL (src/process/server.ts calls it
+     * after `listen`). Without: answers null and starts nothing (the admin API is served with the rest).
      */
     listenAdmin: () => Promise<string | null>;
   }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { startApiWorker, type ApiWorker } from '../../../api-worker.js';
+import { startApiWorker, type ApiWorker } from '../../../temporal/api-worker.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The in-process delivery worker that eager starts run on (src/api-worker.ts); null with 0 slots. */
+    /** The in-process delivery worker that eager starts run on (src/temporal/api-worker.ts); null with 0 slots. */
     apiWorker: ApiWorker | null;
   }
 }

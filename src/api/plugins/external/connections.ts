@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../../config.js';
 import { createMongo, type Mongo, type MongoOptions } from '../../../store/mongo.js';
 import { ensureIndexes } from '../../../store/indexes.js';
-import { createTemporal, type Temporal } from '../../../temporal.js';
+import { createTemporal, type Temporal } from '../../../temporal/client.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

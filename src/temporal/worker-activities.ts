@@ -1,15 +1,16 @@
-// The delivery activities as every Herald worker builds them: the worker process (src/worker-runtime.ts) and the
-// API's in-process worker for eager starts (src/api-worker.ts) run the same code over the same dependencies.
-import { createActivities } from '../activities/index.js';
-import type { DeliveryPort } from '../activities/delivery-port.js';
-import { resendLimitsOf } from '../activities/redelivery-gate.js';
-import type { Config } from './config.js';
-import type { KeyVault } from './crypto/key-encryption.js';
-import type { WebhookHttpClient } from './net/http-client.js';
-import type { Store } from './store/index.js';
-import { createAttemptObserver } from './telemetry/attempt-observer.js';
-import { traceWebhookHttp } from './telemetry/instrument.js';
-import type { HeraldMetrics } from './telemetry/metrics.js';
+// The delivery activities as every Herald worker builds them: the worker process (src/process/worker-runtime.ts) and
+// the API's in-process worker for eager starts (src/temporal/api-worker.ts) run the same code over the same
+// dependencies.
+import { createActivities } from '../../activities/index.js';
+import type { DeliveryPort } from '../../activities/delivery-port.js';
+import { resendLimitsOf } from '../../activities/redelivery-gate.js';
+import type { Config } from '../config.js';
+import type { KeyVault } from '../crypto/key-encryption.js';
+import type { WebhookHttpClient } from '../net/http-client.js';
+import type { Store } from '../store/index.js';
+import { createAttemptObserver } from '../telemetry/attempt-observer.js';
+import { traceWebhookHttp } from '../telemetry/instrument.js';
+import type { HeraldMetrics } from '../telemetry/metrics.js';
 
 export interface DeliveryActivityDeps {
   readonly store: Store;

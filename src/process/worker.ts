@@ -1,14 +1,12 @@
-// The worker process: the delivery worker (src/worker-runtime.ts).
+// The worker process: the delivery worker (src/process/worker-runtime.ts).
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { pino } from 'pino';
 import { createWorkerRuntime } from './worker-runtime.js';
 import { applyWorkerMemorySettings } from './worker-memory.js';
-import { installTemporalRuntime } from './telemetry/temporal-runtime.js';
-import { temporalLogLevel, temporalPinoLogger } from './telemetry/temporal-pino-logger.js';
-import { setupTracing } from './telemetry/tracing.js';
-
-export { createHeraldWorker, workerTuning, workflowsPath } from './temporal-worker.js';
+import { installTemporalRuntime } from '../telemetry/temporal-runtime.js';
+import { temporalLogLevel, temporalPinoLogger } from '../telemetry/temporal-pino-logger.js';
+import { setupTracing } from '../telemetry/tracing.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -24,7 +22,7 @@ async function main(): Promise<void> {
   logger.info({ ...memory, malloc }, 'worker memory settings');
   const runtime = await createWorkerRuntime(config, { logger });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling and lets running attempts finish for
-  // HERALD_WORKER_SHUTDOWN_GRACE_SECONDS (src/temporal-worker.ts); then every connection is closed.
+  // HERALD_WORKER_SHUTDOWN_GRACE_SECONDS (src/temporal/herald-worker.ts); then every connection is closed.
   await runtime.run();
   await tracing?.shutdown(); // flushes the spans still batched
   process.exit(0);

@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { setupTracing } from './telemetry/tracing.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { setupTracing } from '../telemetry/tracing.js';
 
 /**
  * Starts the HTTP API (and the admin API's own listener with HERALD_ADMIN_PORT); SIGINT/SIGTERM stop accepting on

@@ -1,8 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
-import type { Config } from './config.js';
-import { temporalConnectionOptions, type TemporalConnectionConfig } from './temporal-connection.js';
-import { tracingClientInterceptors } from './telemetry/temporal-tracing.js';
-import { withTimeout } from './util/with-timeout.js';
+import type { Config } from '../config.js';
+import { temporalConnectionOptions, type TemporalConnectionConfig } from './connection.js';
+import { tracingClientInterceptors } from '../telemetry/temporal-tracing.js';
+import { withTimeout } from '../util/with-timeout.js';
 
 export interface Temporal {
   readonly connection: Connection;

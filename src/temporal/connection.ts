@@ -3,7 +3,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, type Config } from '../config.js';
 
 export type TemporalConnectionConfig = Pick<
   Config,

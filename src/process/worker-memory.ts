@@ -1,6 +1,6 @@
 // The worker's memory settings that its own process applies (docs/scale-and-size.md, "Worker memory").
 import { setFlagsFromString } from 'node:v8';
-import type { Config } from './config.js';
+import type { Config } from '../config.js';
 
 /**
  * V8 lets a heap grow to up to 4× its live size before a full collection when the heap limit is large (its default

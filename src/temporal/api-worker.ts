@@ -7,18 +7,18 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import type { Config } from './config.js';
-import { WEBHOOK_USER_AGENT } from './crypto/webhook-signature.js';
-import { createDeliveryActivities, type DeliveryActivityDeps } from './delivery-activities.js';
-import { createWebhookHttpClient } from './net/http-client.js';
-import { callbackUrlPolicyFromConfig } from './net/policy-from-config.js';
-import { tracingClientInterceptors } from './telemetry/temporal-tracing.js';
-import { temporalConnectionOptions } from './temporal-connection.js';
-import { createHeraldWorker } from './temporal-worker.js';
+import type { Config } from '../config.js';
+import { WEBHOOK_USER_AGENT } from '../crypto/webhook-signature.js';
+import { createDeliveryActivities, type DeliveryActivityDeps } from './worker-activities.js';
+import { createWebhookHttpClient } from '../net/http-client.js';
+import { callbackUrlPolicyFromConfig } from '../net/policy-from-config.js';
+import { tracingClientInterceptors } from '../telemetry/temporal-tracing.js';
+import { temporalConnectionOptions } from './connection.js';
+import { createHeraldWorker } from './herald-worker.js';
 
 /** Milliseconds between two tries to start it while Temporal is unreachable (the API itself starts without it). */
 const RETRY_MS = 5_000;
-/** In-flight attempts get this long on shutdown: the API process is forced out 10 s after SIGTERM (src/server.ts). */
+/** In-flight attempts get this long on shutdown: the API process is forced out 10 s after SIGTERM (src/process/server.ts). */
 const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface ApiWorker {

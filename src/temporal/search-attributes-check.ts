@@ -1,5 +1,5 @@
 import type { Connection } from '@temporalio/client';
-import { searchAttributes } from '../workflows/search-attributes.js';
+import { searchAttributes } from '../../workflows/search-attributes.js';
 
 /** temporal.api.enums.v1.IndexedValueType values of the two types Herald uses. */
 const indexedValueType = { KEYWORD: 2, INT: 3 } as const;

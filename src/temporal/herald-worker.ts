@@ -1,18 +1,11 @@
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
-import type { createActivities } from '../activities/index.js';
-import type { Config } from './config.js';
-import { ATTEMPT_HEARTBEAT_THROTTLE_MS } from './domain/attempt-bounds.js';
-import { deliveryLogInterceptors } from './telemetry/activity-log-fields.js';
-import { tracingWorkerOptions } from './telemetry/temporal-tracing.js';
-
-/** The workflows entry point, as TypeScript in development and as compiled JavaScript in dist/. */
-export function workflowsPath(): string {
-  const ts = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
-  return existsSync(ts) ? ts : fileURLToPath(new URL('../workflows/index.js', import.meta.url));
-}
+import type { createActivities } from '../../activities/index.js';
+import type { Config } from '../config.js';
+import { ATTEMPT_HEARTBEAT_THROTTLE_MS } from '../domain/attempt-bounds.js';
+import { deliveryLogInterceptors } from '../telemetry/activity-log-fields.js';
+import { tracingWorkerOptions } from '../telemetry/temporal-tracing.js';
+import { workflowSource } from './workflow-bundle.js';
 
 /**
  * Worker tuning: workflow tasks as measured on a 2-core box (shared/performance-notes.md); attempts bounded to what
@@ -58,19 +51,17 @@ export interface HeraldWorkerOptions {
   /** A pre-built bundle (bundleWorkflowCode) to skip bundling at start-up, e.g. shared by a test run. */
   workflowBundlePath?: string;
   taskQueue?: string;
-  /** Options over workerTuning's, e.g. the API's small worker for eager starts (src/api-worker.ts). */
+  /** Options over workerTuning's, e.g. the API's small worker for eager starts (src/temporal/api-worker.ts). */
   overrides?: Partial<WorkerOptions>;
 }
 
 export async function createHeraldWorker(options: HeraldWorkerOptions): Promise<Worker> {
   const tracing = tracingWorkerOptions();
-  // A pre-built bundle lacks the tracing workflow interceptors: a tracing worker bundles its own.
-  const bundlePath = tracing ? undefined : (options.workflowBundlePath ?? process.env.HERALD_WORKFLOW_BUNDLE);
   return Worker.create({
     connection: options.connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.taskQueue ?? options.config.TEMPORAL_TASK_QUEUE,
-    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: workflowsPath() }),
+    ...workflowSource({ tracing: tracing !== undefined, bundlePath: options.workflowBundlePath }),
     activities: options.activities,
     ...workerTuning(options.config),
     ...options.overrides,

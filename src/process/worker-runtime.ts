@@ -14,7 +14,7 @@ import { ensureIndexes } from '../store/indexes.js';
 import { createMongo, type Mongo, type MongoOptions } from '../store/mongo.js';
 import { createTemporal } from '../temporal/client.js';
 import { temporalConnectionOptions } from '../temporal/connection.js';
-import { assertSearchAttributes } from '../temporal/search-attributes-check.js';
+import { assertSearchAttributes } from '../temporal/namespace.js';
 import { createHeraldWorker } from '../temporal/herald-worker.js';
 import { createDeliveryActivities } from '../temporal/worker-activities.js';
 import { registerBacklogGauges } from '../telemetry/backlog.js';

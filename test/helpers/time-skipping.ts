@@ -1,21 +1,16 @@
 // Shared by the tests that run the delivery workflow on the time-skipping server.
 import assert from 'node:assert/strict';
-import proto from '@temporalio/proto';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { requireEnv } from './env.js';
-import { searchAttributes } from '../../workflows/search-attributes.js';
+import { heraldSearchAttributeTypes } from '../../src/temporal/namespace.js';
 
 /** The time-skipping server rejects unknown search attributes; it implements OperatorService to register them. */
 export async function registerSearchAttributes(env: TestWorkflowEnvironment): Promise<void> {
-  const { INDEXED_VALUE_TYPE_KEYWORD: keyword, INDEXED_VALUE_TYPE_INT: int } =
-    proto.temporal.api.enums.v1.IndexedValueType;
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      Object.values(searchAttributes).map((key) => [key.name, key.type === 'INT' ? int : keyword]),
-    ),
+    searchAttributes: heraldSearchAttributeTypes,
   });
 }
 

@@ -1,119 +1,144 @@
-// `herald temporal …`: the operator's commands that talk to Temporal itself, with the same TEMPORAL_* settings as the
-// API and the worker (address, namespace, TLS / mTLS files, API key; src/temporal/connection.ts), checked the same way.
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { loadConfig, type Config } from '../../config.js';
-import { assertSearchAttributes } from '../../temporal/search-attributes-check.js';
-import { temporalConnectionOptions } from '../../temporal/connection.js';
-import { deliveryStateQuery, deliveryWorkflowId } from '../../../workflows/messages.js';
+// `herald temporal check|setup`: is the namespace ready for Herald (its search attributes, its retention), and make
+// it so, through the operator API with the API's and the worker's TEMPORAL_* settings (docs/temporal-cluster.md).
+import { isGrpcServiceError } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
+import {
+  addMissingSearchAttributes,
+  RECOMMENDED_RETENTION_SECONDS,
+  readSearchAttributes,
+  searchAttributeProblem,
+} from '../../temporal/namespace.js';
 import { defineCommand } from '../program.js';
-import { integerValue } from '../flags.js';
 import { CliError, printJson } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
+import { ENV_HELP, timeoutMs, timeoutOption, withConnection, type TemporalSession } from './temporal-connect.js';
+import { temporalInspectCommand } from './temporal-inspect.js';
 
-const ENV_HELP = [
-  'environment (the same as the API and the worker; docs/deploy.md, "Secured Temporal"):',
-  '  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TLS, TEMPORAL_TLS_CA_FILE, TEMPORAL_TLS_CERT_FILE,',
-  '  TEMPORAL_TLS_KEY_FILE, TEMPORAL_TLS_SERVER_NAME, TEMPORAL_API_KEY / TEMPORAL_API_KEY_FILE',
-].join('\n');
+/** gRPC status codes the commands explain. */
+const NOT_FOUND = 5;
+const PERMISSION_DENIED = 7;
 
-const timeoutOption = {
-  timeout: { type: 'string', value: 'seconds', help: 'give up after this many seconds, 1 to 300 (default 10)' },
-} as const;
-
-const timeoutMs = (value: unknown): number => (integerValue(value, 'timeout', 1, 300) ?? 10) * 1000;
-
-/** Connects with the environment's settings (a bad file or combination fails here, naming the variable). */
-async function connect(io: CliIo, ms: number): Promise<{ config: Config; connection: Connection; tls: object }> {
-  const config = loadConfig(io.env); // ConfigError: printed as is, exit 1
-  const options = temporalConnectionOptions(config);
-  try {
-    const connection = await Connection.connect({ ...options, connectTimeout: ms });
-    const tls = {
-      tls: options.tls !== undefined,
-      mtls: Boolean(options.tls?.clientCertPair),
-      apiKey: !!options.apiKey,
-    };
-    return { config, connection, tls };
-  } catch (err) {
-    throw new CliError(`cannot connect to Temporal at ${config.TEMPORAL_ADDRESS}: ${(err as Error).message}`);
-  }
-}
-
-/** Runs `fn` on the connection within the deadline, then closes it; a failure names what was being done. */
-async function withConnection<T>(io: CliIo, ms: number, fn: (c: Awaited<ReturnType<typeof connect>>) => Promise<T>) {
-  const c = await connect(io, ms);
-  try {
-    return await c.connection.withDeadline(Date.now() + ms, () => fn(c));
-  } finally {
-    await c.connection.close();
-  }
-}
+const grpcCode = (err: unknown): number | undefined => (isGrpcServiceError(err) ? err.code : undefined);
 
 const seconds = (d: { seconds?: unknown } | null | undefined): number | null =>
   d?.seconds === undefined || d.seconds === null ? null : Number(d.seconds);
 
-export const temporalCommands: readonly CliCommand[] = [
-  defineCommand({
-    name: 'temporal check',
-    summary:
-      "Operator: reach Temporal with the TEMPORAL_* settings; the namespace, its retention, Herald's search attributes",
-    options: timeoutOption,
-    notes: ENV_HELP,
-    async action({ values }, io) {
-      const ms = timeoutMs(values.timeout);
-      const report = await withConnection(io, ms, async ({ config, connection, tls }) => {
-        const namespace = config.TEMPORAL_NAMESPACE;
-        const info = await connection.workflowService.getSystemInfo({});
-        const ns = await connection.workflowService.describeNamespace({ namespace }).catch((err: Error) => {
-          throw new CliError(`namespace ${namespace}: ${err.message}`);
-        });
-        await assertSearchAttributes(connection, namespace);
-        return {
-          address: config.TEMPORAL_ADDRESS,
+/** The server and the namespace as both commands print them; `null` when the namespace does not exist. */
+async function describe({ config, connection, tls }: TemporalSession) {
+  const namespace = config.TEMPORAL_NAMESPACE;
+  const info = await connection.workflowService.getSystemInfo({});
+  const ns = await connection.workflowService.describeNamespace({ namespace }).catch((err: unknown) => {
+    if (grpcCode(err) === NOT_FOUND) return null;
+    throw new CliError(`namespace ${namespace}: ${(err as Error).message}`);
+  });
+  const base = { address: config.TEMPORAL_ADDRESS, namespace, ...tls, serverVersion: info.serverVersion ?? null };
+  return ns && { ...base, retentionSeconds: seconds(ns.config?.workflowExecutionRetentionTtl) };
+}
+
+/**
+ * `read` again while the server says the namespace is not found, for up to 5 s: a frontend remembers a namespace it
+ * did not find for a second (its registry's negative cache), so one just registered can still be unknown there.
+ */
+async function onceKnown<T>(read: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      return await read();
+    } catch (err) {
+      if (grpcCode(err) !== NOT_FOUND || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+const noNamespace = (namespace: string): CliError =>
+  new CliError(
+    `namespace ${namespace} does not exist: create it with \`herald temporal setup --create-namespace\` or ` +
+      `\`temporal operator namespace create --retention 7d ${namespace}\` (Temporal Cloud: in the Cloud UI)`,
+  );
+
+/** A note on stderr when closed deliveries are kept for less than the recommended week. */
+function noteRetention(io: CliIo, command: string, namespace: string, retention: number | null): void {
+  if (retention === null || retention >= RECOMMENDED_RETENTION_SECONDS) return;
+  const days = Math.round((retention / 86_400) * 100) / 100;
+  io.stderr.write(
+    `herald temporal ${command}: note: namespace ${namespace} keeps closed workflows ${days} day${days === 1 ? '' : 's'}, less than ` +
+      `the 7 days recommended (docs/deploy.md, "Namespace retention and history size"): ` +
+      `temporal operator namespace update --retention 7d ${namespace}\n`,
+  );
+}
+
+const checkCommand = defineCommand({
+  name: 'temporal check',
+  summary:
+    "Operator: reach Temporal with the TEMPORAL_* settings; the namespace, its retention, Herald's search attributes",
+  options: timeoutOption,
+  notes: `exit status 1 when the namespace lacks something Herald needs: \`herald temporal setup\` adds it.\n${ENV_HELP}`,
+  async action({ values }, io) {
+    const { report, problem } = await withConnection(io, timeoutMs(values.timeout), async (session) => {
+      const namespace = session.config.TEMPORAL_NAMESPACE;
+      const described = await describe(session);
+      if (!described) throw noNamespace(namespace);
+      const state = await readSearchAttributes(session.connection, namespace);
+      const problem = searchAttributeProblem(namespace, state);
+      return { report: { ...described, ready: problem === null, searchAttributes: state }, problem };
+    });
+    printJson(io, report);
+    noteRetention(io, 'check', report.namespace, report.retentionSeconds);
+    if (!problem) return 0;
+    io.stderr.write(`herald temporal check: ${problem}\n`);
+    return 1;
+  },
+});
+
+const setupCommand = defineCommand({
+  name: 'temporal setup',
+  summary: 'Operator: make the namespace ready for Herald: register its search attributes (idempotent)',
+  options: {
+    ...timeoutOption,
+    'create-namespace': {
+      type: 'boolean',
+      help: 'register the namespace (retention 7 days) when it does not exist; self-hosted servers only',
+    },
+  },
+  notes: ENV_HELP,
+  async action({ values }, io) {
+    const report = await withConnection(io, timeoutMs(values.timeout), async (session) => {
+      const { config, connection } = session;
+      const namespace = config.TEMPORAL_NAMESPACE;
+      let described = await describe(session);
+      const createNamespace = !described && values['create-namespace'] === true;
+      if (createNamespace) {
+        await connection.workflowService.registerNamespace({
           namespace,
-          ...tls,
-          serverVersion: info.serverVersion ?? null,
-          retentionSeconds: seconds(ns.config?.workflowExecutionRetentionTtl),
-          searchAttributes: 'registered',
-        };
-      });
-      printJson(io, report);
-      return 0;
-    },
-  }),
-  defineCommand({
-    name: 'temporal inspect',
-    summary: "Operator: a delivery's workflow as Temporal has it now: status, history size, live state (query)",
-    args: ['<deliveryId>'],
-    options: timeoutOption,
-    notes: ENV_HELP,
-    async action({ values, positionals }, io) {
-      const ms = timeoutMs(values.timeout);
-      const workflowId = deliveryWorkflowId(positionals[0]!);
-      const report = await withConnection(io, ms, async ({ config, connection }) => {
-        const handle = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }).workflow.getHandle(workflowId);
-        const d = await handle.describe().catch((err: unknown) => {
-          if (err instanceof WorkflowNotFoundError)
-            throw new CliError(`no workflow ${workflowId} in ${config.TEMPORAL_NAMESPACE}`);
-          throw err;
+          workflowExecutionRetentionPeriod: msToTs(RECOMMENDED_RETENTION_SECONDS * 1000),
         });
-        const running = d.status.name === 'RUNNING';
-        return {
-          workflowId,
-          runId: d.runId,
-          namespace: config.TEMPORAL_NAMESPACE,
-          status: d.status.name,
-          startTime: d.startTime.toISOString(),
-          closeTime: d.closeTime?.toISOString() ?? null,
-          historyLength: d.historyLength,
-          historySizeBytes: d.historySize ?? null,
-          searchAttributes: Object.fromEntries(d.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value])),
-          // A running workflow answers from its worker: null when none polls (or it did not answer in time).
-          state: running ? await handle.query(deliveryStateQuery).catch(() => null) : null,
-        };
+        described = await describe(session);
+      }
+      if (!described) throw noNamespace(namespace);
+      const before = await onceKnown(() => readSearchAttributes(connection, namespace));
+      const conflict = before.conflicting.length > 0 && searchAttributeProblem(namespace, before);
+      if (conflict) throw new CliError(conflict);
+      const created = await addMissingSearchAttributes(connection, namespace, before).catch((err: unknown) => {
+        if (grpcCode(err) !== PERMISSION_DENIED) throw err;
+        throw new CliError(
+          `Temporal refused to add search attributes to ${namespace} (${(err as Error).message}): the credentials ` +
+            "need the namespace's admin role (Temporal Cloud: an API key of a namespace Admin, or add them in the " +
+            'Cloud UI)',
+        );
       });
-      printJson(io, report);
-      return 0;
-    },
-  }),
-];
+      const problem = searchAttributeProblem(namespace, await readSearchAttributes(connection, namespace));
+      if (problem) throw new CliError(problem);
+      return {
+        ...described,
+        namespaceCreated: createNamespace,
+        searchAttributes: { created, alreadyRegistered: before.present },
+      };
+    });
+    printJson(io, report);
+    noteRetention(io, 'setup', report.namespace, report.retentionSeconds);
+    return 0;
+  },
+});
+
+export const temporalCommands: readonly CliCommand[] = [checkCommand, setupCommand, temporalInspectCommand];

@@ -7,6 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { node24Path, root } from './lib/servers.js';
+import { exitWithTestStatus } from './lib/processes.js';
 import { startTestBed } from './lib/test-bed.js';
 
 /** The smoke run on Node 24 in CI: the Node check, the signer, the API as a process, a delivery end to end. */
@@ -108,11 +109,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  },
-);
+exitWithTestStatus(main());

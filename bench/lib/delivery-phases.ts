@@ -101,6 +101,20 @@ export function createPhaseRecorder() {
   };
 }
 
+/** CPU seconds (user + system) so far of `pid` and its children (PostgreSQL: the postmaster and its backends). */
+export function cpuSecondsOfTree(pid: number): number {
+  let ticks = 0;
+  for (const each of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const fields = readFileSync(`/proc/${each}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(each) === pid || Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
 /** CPU seconds (user + system) so far of the processes whose command line contains every one of `parts`. */
 export function cpuSecondsOf(parts: readonly string[]): number {
   let ticks = 0;

@@ -3,10 +3,13 @@
 // Temporal CPU 17 → 25 ms over 3,600 workflows, 26 Nov). Each round runs round(items / rounds) items; a side's rate is
 // over all of its rounds. After each round the servers and this process are left to go quiet: what a round left
 // running (a delivery's attempt record and last workflow task after its POST arrived) is charged to that round's CPU
-// and does not slow the next. CPU per item from /proc and this process.
+// and does not slow the next. CPU per item from /proc and this process. On `npm run cluster` (no dev server on the
+// port) "temporal" is the server process and its PostgreSQL together, as the dev server's includes its SQLite.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuSecondsOf } from './delivery-phases.js';
+import { clusterPorts } from '../../scripts/lib/cluster.js';
+import { cpuSecondsOf, cpuSecondsOfTree } from './delivery-phases.js';
+import { pidListeningOn } from './proc-stats.js';
 import { pool, round } from './stats.js';
 import { threadCpuSeconds, threadMsPerItem, type ThreadCpu } from './thread-cpu.js';
 
@@ -46,14 +49,22 @@ async function settle(cpuSeconds: () => number): Promise<void> {
   }
 }
 
+/** The Temporal side's CPU seconds so far: the dev server on `port`, else the cluster's server and PostgreSQL. */
+function temporalCpu(port: string): () => number {
+  const devServer = ['start-dev', '--port', port];
+  if (cpuSecondsOf(devServer) > 0) return () => cpuSecondsOf(devServer);
+  const pids = [pidListeningOn(Number(port)), pidListeningOn(clusterPorts(Number(port)).postgres)];
+  return () => pids.reduce<number>((sum, pid) => sum + (pid === undefined ? 0 : cpuSecondsOfTree(pid)), 0);
+}
+
 export async function takeTurns(
   a: (i: number) => Promise<unknown>,
   b: (i: number) => Promise<unknown>,
   options: TurnsOptions,
 ): Promise<[Side, Side]> {
   const mongoWire = ['-listen', `127.0.0.1:${options.mongoWirePort}`];
-  const temporal = ['start-dev', '--port', options.temporalPort];
-  const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: cpuSecondsOf(temporal), node: process.cpuUsage() });
+  const temporal = temporalCpu(options.temporalPort);
+  const cpu = () => ({ mongo: cpuSecondsOf(mongoWire), temporal: temporal(), node: process.cpuUsage() });
   const total = () => {
     const { mongo, temporal: t, node } = cpu();
     return mongo + t + (node.user + node.system) / 1e6;

@@ -47,11 +47,20 @@ export function spawnManaged(
   name: string,
   cmd: string,
   args: string[],
-  opts: { log?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  opts: {
+    log?: string;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    /** Run as this user (PostgreSQL refuses root). */
+    user?: { uid: number; gid: number };
+    /** What asks it to stop (default SIGTERM; PostgreSQL's fast shutdown is SIGINT). */
+    stopSignal?: NodeJS.Signals;
+  } = {},
 ): Managed {
   const child = spawn(cmd, args, {
     cwd: opts.cwd,
     env: opts.env ?? process.env,
+    ...(opts.user ?? {}),
     stdio: opts.log ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
     detached: true,
   });
@@ -67,7 +76,7 @@ export function spawnManaged(
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
       try {
-        process.kill(-child.pid, 'SIGTERM');
+        process.kill(-child.pid, opts.stopSignal ?? 'SIGTERM');
       } catch {
         return;
       }
@@ -82,4 +91,16 @@ export function spawnManaged(
       clearTimeout(timer);
     },
   };
+}
+
+/** Ends a test script with `run`'s exit status; a crash counts as one failure in the closing line CI reads. */
+export function exitWithTestStatus(run: Promise<number>): void {
+  run.then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err);
+      console.log('0 passed, 1 failed');
+      process.exit(1);
+    },
+  );
 }

@@ -7,6 +7,12 @@ import { searchAttributeFlags } from '../../workflows/search-attributes.js';
 import { spawnManaged, waitForPort, type Managed } from './processes.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The Temporal server version Herald runs on everywhere: the dev server of the pinned Temporal CLI (scripts/tools.sh),
+ * the cluster built from tools/temporal-server (`npm run cluster`) and docker-compose.yml's images.
+ */
+export const TEMPORAL_SERVER_VERSION = '1.32.0';
 export const tools = {
   temporal: join(root, '.tools/venv/bin/temporal'),
   temporalTestServer: join(root, '.tools/venv/bin/temporal-test-server'),
@@ -82,18 +88,19 @@ export const MONGO_WIRE_POOL = 2;
 /**
  * The dynamic configuration Herald needs on every Temporal server (ops/temporal-dynamic-config.yaml, also mounted by
  * docker-compose.yml) as the dev server's `--dynamic-config-value KEY=JSON` values: each key's unconstrained value.
+ * A key set for some task queues only (the delivery queue's partitions) has no flag form: the dev server's one-box
+ * tuning covers it for every queue.
  */
 export function heraldDynamicConfigFlags(file = join(root, 'ops', 'temporal-dynamic-config.yaml')): string[] {
   const config = parse(readFileSync(file, 'utf8')) as Record<string, { value: unknown; constraints?: object }[]>;
-  return Object.entries(config).map(([key, values]) => {
+  return Object.entries(config).flatMap(([key, values]) => {
     const global = values.find((v) => v.constraints === undefined || Object.keys(v.constraints).length === 0);
-    if (!global) throw new Error(`${file}: ${key} has no value without constraints`);
-    return `${key}=${JSON.stringify(global.value)}`;
+    return global ? [`${key}=${JSON.stringify(global.value)}`] : [];
   });
 }
 
 /** Tuning for a dev server alone on one small box (shared/performance-notes.md); a cluster sizes these itself. */
-const ONE_BOX_DYNAMIC_CONFIG = [
+export const ONE_BOX_DYNAMIC_CONFIG = [
   // One partition per task queue: +20–30 % on one box (the default 4 forward tasks between each other), and fairness
   // is exact only within a partition.
   'matching.numTaskqueueReadPartitions=1',

@@ -7,6 +7,7 @@ import { cli } from '../helpers/cli.js';
 import { eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 import { freePort } from '../../scripts/lib/processes.js';
+import { TEMPORAL_SERVER_VERSION } from '../../scripts/lib/servers.js';
 
 describe('herald temporal', { timeout: 120_000 }, () => {
   let s: DeliveryStack;
@@ -27,6 +28,8 @@ describe('herald temporal', { timeout: 120_000 }, () => {
     assert.equal(report.ready, true);
     assert.deepEqual((report.searchAttributes as { missing: string[] }).missing, []);
     assert.equal(typeof report.retentionSeconds, 'number');
+    // The dev server and the cluster (`npm run test:cluster`) run the one pinned version.
+    assert.equal(report.serverVersion, TEMPORAL_SERVER_VERSION);
   });
 
   for (const [name, extra, expected] of [

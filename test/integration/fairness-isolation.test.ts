@@ -23,7 +23,10 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: string): P
 describe('fairness between subscriptions', () => {
   let stack: DeliveryStack;
   before(async () => {
-    stack = await startDeliveryStack({ env: { HERALD_WORKER_MAX_ACTIVITIES: '2' } });
+    // The delivery queue's own name: ops/temporal-dynamic-config.yaml gives it one partition, where fairness is exact
+    // (`npm run test:cluster`; the dev server has one partition for every queue). This test bed runs no other worker.
+    const env = { HERALD_WORKER_MAX_ACTIVITIES: '2', TEMPORAL_TASK_QUEUE: 'herald-deliveries' };
+    stack = await startDeliveryStack({ env });
   });
   after(async () => {
     stack.delays.clear();

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { configSchema } from '../../src/config.js';
 import { checkEgressExemptions } from '../../src/net/egress-exemptions.js';
-import { searchAttributeFlags } from '../../workflows/search-attributes.js';
+import { TEMPORAL_SERVER_VERSION } from '../../scripts/lib/servers.js';
 import { declaredNodeRange, satisfiesNodeRange } from '../helpers/node-engines.js';
 
 interface Service {
@@ -52,19 +52,48 @@ describe('docker-compose.yml', () => {
     assert.ok('mongodb-data' in compose.volumes);
   });
 
-  it('runs Temporal with its database and UI, and registers every Herald search attribute', () => {
-    assert.match(svc('temporal').image ?? '', /^temporalio\/auto-setup:/);
-    // Fairness (issue 32) needs Server 1.29 or later and the shared dynamic config file, loaded by path.
-    const [major, minor] = (/:(\d+)\.(\d+)\./.exec(svc('temporal').image ?? '') ?? []).slice(1).map(Number);
-    assert.ok(major === 1 && (minor ?? 0) >= 29, `Temporal ${svc('temporal').image} has no fairness`);
+  it('runs the Temporal server of the dev server and the cluster, its schema, UI and the shared dynamic config', () => {
+    // One version everywhere: the dev server (Temporal CLI 1.9.1 embeds server v1.32.0: `go version -m`, and
+    // cli-temporal.test.ts reads it from the running server), `npm run cluster` (tools/temporal-server) and compose.
+    assert.equal(svc('temporal').image, `temporalio/server:${TEMPORAL_SERVER_VERSION}`);
+    assert.equal(svc('temporal-schema').image, `temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`);
+    const goMod = readFileSync(new URL('../../tools/temporal-server/go.mod', import.meta.url), 'utf8');
+    const pinned = /^\s*go\.temporal\.io\/server (v\S+)/m.exec(goMod)?.[1];
+    assert.equal(pinned, `v${TEMPORAL_SERVER_VERSION}`, 'tools/temporal-server builds another version');
     const mount = '/etc/temporal/config/dynamicconfig/herald.yaml';
     assert.ok(svc('temporal').volumes?.includes(`./ops/temporal-dynamic-config.yaml:${mount}:ro`));
-    assert.equal(svc('temporal').environment?.DYNAMIC_CONFIG_FILE_PATH, 'config/dynamicconfig/herald.yaml');
-    assert.equal(svc('temporal').depends_on?.postgresql?.condition, 'service_healthy');
+    assert.equal(svc('temporal').environment?.DYNAMIC_CONFIG_FILE_PATH, mount);
+    assert.equal(svc('temporal').environment?.DB, 'postgres12');
+    assert.equal(svc('temporal-schema').depends_on?.postgresql?.condition, 'service_healthy');
+    assert.equal(svc('temporal').depends_on?.['temporal-schema']?.condition, 'service_completed_successfully');
+    const schema = JSON.stringify(svc('temporal-schema').command);
+    for (const step of ['create-database', 'setup-schema -v 0.0', 'update-schema', 'postgresql/v12/'])
+      assert.ok(schema.includes(step), `the schema job lacks ${step}`);
+    assert.match(schema, /temporal:temporal temporal_visibility:visibility/);
     assert.ok(svc('temporal').healthcheck && svc('postgresql').healthcheck);
     assert.ok(svc('temporal-ui').ports?.some((p) => p.endsWith(':8233:8080')));
-    const setup = JSON.stringify(svc('temporal-setup').command);
-    for (const flag of searchAttributeFlags) assert.ok(setup.includes(flag), `${flag} is not registered`);
+  });
+
+  it("creates the namespace and Herald's search attributes with `herald temporal setup`, once, before the API and workers", () => {
+    const setup = svc('temporal-setup');
+    assert.equal(setup.build, '.');
+    assert.match(JSON.stringify(setup.command), /node bin\/herald\.mjs temporal setup --create-namespace/);
+    assert.equal(setup.depends_on?.temporal?.condition, 'service_healthy');
+    assert.equal((setup as Service & { restart?: string }).restart, 'no');
+    const env = interpolated(setup.environment);
+    assert.equal(env.TEMPORAL_ADDRESS, 'temporal:7233');
+    assert.equal(
+      configSchema.safeParse(env).success,
+      true,
+      'temporal-setup: environment does not pass the config schema',
+    );
+    assert.ok(setup.volumes?.some((m) => m.endsWith(':/etc/herald/temporal-tls:ro')));
+    for (const secret of ['HERALD_MASTER_KEY', 'HERALD_ADMIN_TOKEN', 'HERALD_CURSOR_SECRET'])
+      assert.ok(!(secret in (setup.environment ?? {})), `temporal-setup does not need ${secret}`);
+  });
+
+  it('runs two worker replicas of the one worker service', () => {
+    assert.equal((svc('worker') as Service & { deploy?: { replicas?: number } }).deploy?.replicas, 2);
   });
 
   it('builds the API and the worker from the Dockerfile with a complete, valid environment', () => {
@@ -93,7 +122,7 @@ describe('docker-compose.yml', () => {
     assert.match(JSON.stringify(svc('api').healthcheck?.test), /\/v1\/health\/ready/);
   });
 
-  it('passes the Temporal connection settings (address, namespace, TLS, mTLS, API key) through to the API and the worker', () => {
+  it('passes the Temporal connection settings (address, namespace, TLS, mTLS, API key) through to the API, the workers and the setup', () => {
     const variables = Object.keys(configSchema.shape).filter((k) =>
       /^TEMPORAL_(ADDRESS|NAMESPACE|TLS|API_KEY)/.test(k),
     );
@@ -105,7 +134,7 @@ describe('docker-compose.yml', () => {
       TEMPORAL_TLS_CERT_FILE: `${dir}/client.pem`,
       TEMPORAL_TLS_KEY_FILE: `${dir}/client.key`,
     };
-    for (const name of ['api', 'worker']) {
+    for (const name of ['api', 'worker', 'temporal-setup']) {
       const s = svc(name);
       for (const v of variables) assert.match(String(s.environment?.[v]), new RegExp(`^\\$\\{${v}:-`), `${name}: ${v}`);
       assert.ok(

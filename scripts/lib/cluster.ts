@@ -137,7 +137,7 @@ function serverConfig(ports: Ports, dynamicConfig: string): object {
     persistence: {
       defaultStore: 'postgres-default',
       visibilityStore: 'postgres-visibility',
-      // As the compose stack's server had (auto-setup's default); fixed once the database is created.
+      // As the compose stack's server (the image's default); fixed once the database is created.
       numHistoryShards: 4,
       datastores: {
         'postgres-default': store('temporal', 20),

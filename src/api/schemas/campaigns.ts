@@ -11,7 +11,10 @@ export const recoverBody = z
     since: dateTime.describe('re-deliver deliveries created at or after this time'),
     until: dateTime
       .optional()
-      .describe('…and before this time; omitted: before the first request for this window (fixed then)'),
+      .describe(
+        '…and before this time, which must be after since (else 400 invalid_window: JSON Schema cannot compare two ' +
+          'members, so the schema alone does not say it); omitted: before the first request for this window (fixed then)',
+      ),
     statuses: z
       .array(recoverableStatus)
       .min(1)

@@ -40,12 +40,13 @@ export const limitParam = z
 
 /**
  * The form of every cursor the API issues (src/store/cursor.ts): base64url of a JSON array, a dot, and a 16-byte MAC
- * in base64url (22 characters). Stated in the document so a client or a generator knows that `0` is no cursor; the
- * server itself decodes it and answers anything else 400 `invalid_cursor`, naming the problem.
+ * in base64url (22 characters). Stated in the document so a client or a generator knows that `0` is no cursor. The
+ * form does not make a string a cursor: the MAC is checked, so only a value the API returned is accepted, and the
+ * document says so (a generator must not make one up: `npm run fuzz` leaves generated cursors out of its valid cases).
  */
 export const CURSOR_PATTERN = /^WyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/;
 
-/** An opaque page cursor: only a `nextCursor` the API issued for the same filters is accepted. */
+/** An opaque page cursor: only a `nextCursor` the API issued for the same listing and filters is accepted. */
 export const cursorParam = z
   .string(givenOnce)
   .min(1)
@@ -53,8 +54,9 @@ export const cursorParam = z
   .meta({
     pattern: CURSOR_PATTERN.source,
     description:
-      'nextCursor of the previous page, as issued (opaque and tamper-evident: base64url, a dot, a 22-character ' +
-      'MAC); valid only with the same filters',
+      'opaque: the nextCursor returned by the previous page of this listing, sent back unchanged with the same ' +
+      'filters. The server seals it (base64url, a dot, a 22-character MAC), so no other value is a cursor: one it ' +
+      'did not issue, altered, or issued for another listing or other filters is 400 invalid_cursor',
   });
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };

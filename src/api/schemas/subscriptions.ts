@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pauseReasons } from '../../domain/delivery-vocabulary.js';
 import { heraldEventTypes, subscribableEventTypes } from '../../domain/event-types.js';
 import { MAX_CALLBACK_URL_LENGTH } from '../../net/callback-url.js';
+import { CALLBACK_URL_PATTERN } from '../../net/callback-url-pattern.js';
 import { VIEW_KEYS } from '../../store/signing-key-reads.js';
 import { cursorParam, dateTime, limitParam, nextCursor, uuid } from './common.js';
 
@@ -63,8 +64,9 @@ const description = z
 
 /**
  * Checked by the callback-URL policy (src/net/callback-url.ts), which names the broken rule in a 400
- * `invalid_callback_url`; the document declares the rules a schema can express (length, https, no credentials, no
- * fragment, no whitespace, a host of at most 253 characters). That the host must resolve to public addresses only is in the description.
+ * `invalid_callback_url`. The document declares every rule that needs no DNS lookup as a pattern
+ * (src/net/callback-url-pattern.ts): a string it matches passes them all. That the host must resolve to public
+ * addresses only, and that internationalised names are accepted too, is in the description.
  */
 const callbackUrl = z
   .string()
@@ -72,13 +74,15 @@ const callbackUrl = z
     format: 'uri',
     minLength: 9,
     maxLength: MAX_CALLBACK_URL_LENGTH,
-    pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@\\s]{1,253}([/?][^#\\s]*)?$',
+    pattern: CALLBACK_URL_PATTERN,
     examples: ['https://hooks.example.com/herald'],
   })
   .describe(
-    `public HTTPS URL (§6.3), at most ${MAX_CALLBACK_URL_LENGTH} characters, no credentials or fragment; its host must ` +
-      'be a DNS name resolving to public addresses only (else 400 invalid_callback_url naming the rule); stored and ' +
-      'shown in WHATWG-normalised form',
+    `public HTTPS URL (§6.3), at most ${MAX_CALLBACK_URL_LENGTH} characters: a DNS host name of two labels or more ` +
+      '(no IP address, no special-use or internal name such as localhost or *.test), an optional port, no ' +
+      'credentials or fragment. The host must resolve to public addresses only. Internationalised names ' +
+      '(bücher.example or its xn-- form) are accepted as well, though the pattern leaves them out. A URL that ' +
+      'breaks a rule is 400 invalid_callback_url naming it; stored and shown in WHATWG-normalised form',
   );
 
 export const subscriptionKey = z

@@ -128,6 +128,11 @@ export const configSchema = z.object({
    */
   HERALD_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   HERALD_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /**
+   * How long the API waits for a worker to answer a workflow query or update (a recovery campaign's progress, pause,
+   * resume, cancel); beyond it the request is answered 503 `workflow_unavailable` instead of waiting on.
+   */
+  HERALD_WORKFLOW_ANSWER_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Per-integrator quotas: live subscriptions; key rotations and test sends per hour (429 beyond). */
   HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),

@@ -7,7 +7,7 @@ import type { SlotClaim } from '../store/campaign-slots-repo.js';
 import type { CampaignProgress } from '../../workflows/recovery-messages.js';
 import { campaignIdOf, readCampaign, startCampaign, type CampaignRequest } from './recovery-campaign.js';
 
-type Deps = { store: Store; client: Client; taskQueue: string; campaignsPerIntegrator: number };
+type Deps = { store: Store; client: Client; taskQueue: string; answerWithinMs: number; campaignsPerIntegrator: number };
 
 export type CampaignOpening =
   | { ok: true; created: boolean; campaign: CampaignProgress }

@@ -3,4 +3,5 @@ export { createDeliveryService, type DeliveryService, type DeliveryServiceDeps }
 export type { FanOut } from './fan-out.js';
 export type { IngestVerdict } from './ingest.js';
 export type { CampaignControl, CampaignRequest } from './recovery-campaign.js';
+export { WorkflowUnansweredError } from './workflow-answer.js';
 export type { PauseVerdict } from './subscription-pause.js';

@@ -13,6 +13,7 @@ import type { SubscriptionDoc } from '../store/documents.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import { recoveryWorkflow } from '../../workflows/recovery.js';
 import { subscriptionPriority } from '../../workflows/start-options.js';
+import { withinDeadline } from './workflow-answer.js';
 import {
   CAMPAIGN_CANCELLED,
   campaignProgressQuery,
@@ -25,7 +26,8 @@ import {
   type CampaignState,
 } from '../../workflows/recovery-messages.js';
 
-type Deps = { client: Client; taskQueue: string };
+/** `answerWithinMs`: how long a query or update of a campaign may wait for a worker (HERALD_WORKFLOW_ANSWER_MS). */
+type Deps = { client: Client; taskQueue: string; answerWithinMs: number };
 
 export interface CampaignRequest {
   since: Date;
@@ -87,7 +89,10 @@ export async function startCampaign(
   return { created: true, campaign: { ...input, ...counts } };
 }
 
-/** The campaign's progress, or null when there is none of this integrator's with this id. */
+/**
+ * The campaign's progress, or null when there is none of this integrator's with this id. A running campaign answers
+ * through its worker: WorkflowUnansweredError when none does within the deadline.
+ */
 export async function readCampaign(
   deps: Deps,
   integratorId: string,
@@ -101,7 +106,9 @@ export async function readCampaign(
   if (!description || description.memo?.integratorId !== integratorId) return null;
   // An ended campaign's result is its last progress (no worker needed); a running one answers the query.
   if (description.status.name === 'COMPLETED') return await handle.result();
-  return await handle.query(campaignProgressQuery);
+  return await withinDeadline(deps.client, deps.answerWithinMs, `campaign ${campaignId}'s progress query`, () =>
+    handle.query(campaignProgressQuery),
+  );
 }
 
 /** The state of a running campaign, asked of its workflow by id (the re-delivery gate asks its own). */
@@ -119,6 +126,7 @@ export type CampaignControl = keyof typeof controls;
 /**
  * Pauses, resumes or cancels a campaign; answers its progress after the change. Not ok (nothing changed) once it has
  * completed, or, for pause and resume, once it was cancelled; cancelling a cancelled campaign answers it as it is.
+ * WorkflowUnansweredError when no worker takes the update within the deadline (it may still be applied later).
  */
 export async function controlCampaign(
   deps: Deps,
@@ -129,7 +137,11 @@ export async function controlCampaign(
   if (campaign.state === 'cancelled') return { ok: control === 'cancel', campaign };
   const handle: WorkflowHandle = deps.client.workflow.getHandle(campaignWorkflowId(campaign.campaignId));
   try {
-    return { ok: true, campaign: await handle.executeUpdate(controls[control]) };
+    const what = `the ${control} of campaign ${campaign.campaignId}`;
+    const changed = await withinDeadline(deps.client, deps.answerWithinMs, what, () =>
+      handle.executeUpdate(controls[control]),
+    );
+    return { ok: true, campaign: changed };
   } catch (err) {
     const cancelled =
       err instanceof WorkflowUpdateFailedError &&

@@ -31,7 +31,11 @@ export interface DeliveryServiceDeps {
   readonly client: Client;
   readonly config: Pick<
     Config,
-    'TEMPORAL_TASK_QUEUE' | 'HERALD_CAMPAIGNS_PER_INTEGRATOR' | 'HERALD_RESUME_RATE' | 'HERALD_HEALTH_PROBE_SECONDS'
+    | 'TEMPORAL_TASK_QUEUE'
+    | 'HERALD_CAMPAIGNS_PER_INTEGRATOR'
+    | 'HERALD_RESUME_RATE'
+    | 'HERALD_HEALTH_PROBE_SECONDS'
+    | 'HERALD_WORKFLOW_ANSWER_MS'
   >;
   /**
    * The client of the API's in-process worker while it runs (src/temporal/api-worker.ts), else null: the hand-off's
@@ -51,7 +55,9 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
   const probeSeconds = config.HERALD_HEALTH_PROBE_SECONDS;
   const startProbe = probeSeconds > 0 ? createStartProbe({ ...temporal, intervalSeconds: probeSeconds }) : null;
   const release = (subscriptionId: string) => startRelease(temporal, subscriptionId, config.HERALD_RESUME_RATE);
-  const campaignDeps = { ...temporal, campaignsPerIntegrator: config.HERALD_CAMPAIGNS_PER_INTEGRATOR };
+  // A campaign's query or update waits for a worker at most this long (WorkflowUnansweredError beyond).
+  const campaigns = { ...temporal, answerWithinMs: config.HERALD_WORKFLOW_ANSWER_MS };
+  const campaignDeps = { ...campaigns, campaignsPerIntegrator: config.HERALD_CAMPAIGNS_PER_INTEGRATOR };
 
   return {
     /** Starts an event's deliveries (the ingest's first step; the event is not stored). */
@@ -77,9 +83,9 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
     /** Opens the recovery campaign of a window of a subscription's deliveries (or answers the one it has). */
     recover: (subscription: SubscriptionDoc, request: CampaignRequest) =>
       openCampaign(campaignDeps, subscription, request),
-    campaign: (integratorId: string, campaignId: string) => readCampaign(temporal, integratorId, campaignId),
+    campaign: (integratorId: string, campaignId: string) => readCampaign(campaigns, integratorId, campaignId),
     controlCampaign: (campaign: CampaignProgress, control: CampaignControl) =>
-      controlCampaign(temporal, campaign, control),
+      controlCampaign(campaigns, campaign, control),
     campaignState: (workflowId: string) => campaignStateOf(temporal, workflowId),
   };
 }

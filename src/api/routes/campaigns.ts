@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { CampaignControl } from '../../delivery/index.js';
+import { WorkflowUnansweredError, type CampaignControl } from '../../delivery/index.js';
 import { badRequest, errorResponses, HttpError, notFound } from '../errors.js';
 import { integratorOf } from '../request-context.js';
 import { campaign, campaignParams, recoverBody } from '../schemas/campaigns.js';
@@ -14,6 +14,23 @@ const controlSummaries: Record<CampaignControl, string> = {
   resume: 'Resume a paused recovery campaign',
   cancel: 'Cancel a recovery campaign: no more re-deliveries are asked for; those asked for still finish',
 };
+
+/** Seconds a client is asked to wait after a 503 `workflow_unavailable`. */
+const UNANSWERED_RETRY_AFTER_SEC = 5;
+const UNANSWERED_DESCRIPTION =
+  ' 503 workflow_unavailable (with Retry-After) when no worker answered for the campaign in time (none running, or ' +
+  'all busy): nothing is lost, ask again.';
+
+/** Runs a handler's body, answering a campaign no worker answered for as 503 `workflow_unavailable`. */
+async function answering<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof WorkflowUnansweredError)) throw err;
+    const retryAfter = { 'retry-after': String(UNANSWERED_RETRY_AFTER_SEC) };
+    throw new HttpError(503, 'workflow_unavailable', 'no worker answered for this campaign in time; retry', retryAfter);
+  }
+}
 
 /** Recovery campaigns (docs/deliveries.md, "Recovery campaigns"): start, read, pause, resume, cancel. */
 export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,10 +48,11 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
           'subscription runs or is paused (cancel it, or let it complete); 409 quota_exceeded while the integrator ' +
           'has HERALD_CAMPAIGNS_PER_INTEGRATOR of them. A delivery re-sent by one campaign is skipped by the next ' +
           'for HERALD_CAMPAIGN_RESEND_WINDOW_HOURS; re-deliveries wait while the subscription is paused and while ' +
-          "the integrator's hourly re-send budget (HERALD_RESEND_BUDGET_PER_HOUR) is spent.",
+          "the integrator's hourly re-send budget (HERALD_RESEND_BUDGET_PER_HOUR) is spent." +
+          UNANSWERED_DESCRIPTION,
         params: z.strictObject({ subscription_id: uuid }),
         body: recoverBody,
-        response: { 200: campaign, 202: campaign, ...errorResponses(400, 401, 404, 409) },
+        response: { 200: campaign, 202: campaign, ...errorResponses(400, 401, 404, 409, 503) },
       },
     },
     async (request, reply) => {
@@ -46,7 +64,9 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
       const { since, until, statuses, ratePerSecond } = request.body;
       const window = { since: new Date(since), until: until === undefined ? undefined : new Date(until) };
       if (window.until && window.until <= window.since) throw badRequest('until must be after since', 'invalid_window');
-      const opened = await app.deliveryService.recover(subscription, { ...window, statuses, ratePerSecond });
+      const opened = await answering(() =>
+        app.deliveryService.recover(subscription, { ...window, statuses, ratePerSecond }),
+      );
       if (opened.ok) return await reply.code(opened.created ? 202 : 200).send(campaignView(opened.campaign));
       if (opened.reason === 'campaign_running')
         throw new HttpError(409, 'campaign_running', `campaign ${opened.heldBy} of this subscription is running`);
@@ -61,12 +81,14 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'A recovery campaign and its progress',
+        description: `A running campaign answers through a worker.${UNANSWERED_DESCRIPTION}`,
         params: campaignParams,
-        response: { 200: campaign, ...errorResponses(400, 401, 404) },
+        response: { 200: campaign, ...errorResponses(400, 401, 404, 503) },
       },
     },
     async (request) => {
-      const found = await app.deliveryService.campaign(integratorOf(request), request.params.campaign_id);
+      const id = request.params.campaign_id;
+      const found = await answering(() => app.deliveryService.campaign(integratorOf(request), id));
       if (!found) throw notFound();
       return campaignView(found);
     },
@@ -81,15 +103,18 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: controlSummaries[control],
           description:
             'Idempotent; answers the campaign after the change. 409 campaign_finished when it has completed' +
-            (control === 'cancel' ? '.' : ' or was cancelled.'),
+            (control === 'cancel' ? '.' : ' or was cancelled.') +
+            UNANSWERED_DESCRIPTION +
+            ' The change may still be made once a worker runs: read the campaign.',
           params: campaignParams,
-          response: { 200: campaign, ...errorResponses(400, 401, 404, 409) },
+          response: { 200: campaign, ...errorResponses(400, 401, 404, 409, 503) },
         },
       },
       async (request) => {
-        const found = await app.deliveryService.campaign(integratorOf(request), request.params.campaign_id);
+        const id = request.params.campaign_id;
+        const found = await answering(() => app.deliveryService.campaign(integratorOf(request), id));
         if (!found) throw notFound();
-        const verdict = await app.deliveryService.controlCampaign(found, control);
+        const verdict = await answering(() => app.deliveryService.controlCampaign(found, control));
         if (!verdict.ok) throw new HttpError(409, 'campaign_finished', `the campaign is ${verdict.campaign.state}`);
         return campaignView(verdict.campaign);
       },

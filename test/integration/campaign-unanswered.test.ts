@@ -1,0 +1,94 @@
+// Issue 33 item 8: a recovery campaign that no worker answers for (none polls its task queue here) is answered
+// 503 workflow_unavailable with Retry-After, in the error shape, within HERALD_WORKFLOW_ANSWER_MS — not a 500 after
+// however long the server lets a query wait. The campaign itself is untouched: it answers once a worker runs.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildTestApp, closeTestApp } from '../helpers/app.js';
+import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
+import { signedHeaders } from '../helpers/signed.js';
+import { HOOK_URL, SUBSCRIPTION_DNS } from '../helpers/subscriptions.js';
+import { campaignWorkflowId } from '../../workflows/recovery-messages.js';
+
+const ANSWER_MS = 1_000;
+
+describe('a recovery campaign no worker answers for', { timeout: 60_000 }, () => {
+  let app: FastifyInstance;
+  let baseUrl: string;
+  let alice: TestIntegrator;
+  const started: string[] = [];
+
+  before(async () => {
+    // No worker is started: the campaign's workflow starts (the server takes it) but nothing answers its query.
+    ({ app } = await buildTestApp({
+      HERALD_DNS_STATIC: SUBSCRIPTION_DNS,
+      HERALD_WORKFLOW_ANSWER_MS: String(ANSWER_MS),
+    }));
+    baseUrl = await listen(app);
+    alice = await registerIntegrator(app, baseUrl, 'unanswered');
+  });
+  after(async () => {
+    // Nothing will ever run them: end them rather than leave them open on the shared dev server.
+    for (const id of started)
+      await app.temporal.client.workflow
+        .getHandle(campaignWorkflowId(id))
+        .terminate('test over')
+        .catch(() => undefined);
+    await closeTestApp(app);
+  });
+
+  const send = async (method: string, path: string, body?: unknown) => {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const started = performance.now();
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: signedHeaders(alice, method, path, text),
+      ...(text ? { body: text } : {}),
+    });
+    return { res, body: (await res.json()) as unknown, ms: performance.now() - started };
+  };
+
+  it('answers 503 workflow_unavailable with Retry-After on every campaign route, within the deadline', async () => {
+    const subscription = await alice.client.createSubscription({ url: HOOK_URL, eventTypes: [] });
+    const window = { since: '2026-01-01T00:00:00.000Z', until: '2026-01-02T00:00:00.000Z' };
+    const recover = `/v1/webhooks/subscriptions/${subscription.id}/recover`;
+    const opened = await send('POST', recover, window);
+    assert.equal(opened.res.status, 202, JSON.stringify(opened.body));
+    const { id } = opened.body as { id: string };
+    started.push(id);
+
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', `/v1/webhooks/campaigns/${id}`],
+      ['POST', recover, window], // the same window: the existing campaign is read
+      ['POST', `/v1/webhooks/campaigns/${id}/pause`],
+      ['POST', `/v1/webhooks/campaigns/${id}/cancel`],
+    ];
+    for (const [method, path, body] of calls) {
+      const { res, body: answer, ms } = await send(method, path, body);
+      const where = `${method} ${path}`;
+      assert.equal(res.status, 503, `${where}: ${JSON.stringify(answer)}`);
+      assert.deepEqual(
+        answer,
+        {
+          error: 'workflow_unavailable',
+          status: 503,
+          message: 'no worker answered for this campaign in time; retry',
+        },
+        where,
+      );
+      assert.equal(res.headers.get('retry-after'), '5', where);
+      assert.ok(ms >= ANSWER_MS * 0.9 && ms < ANSWER_MS + 4_000, `${where}: answered after ${Math.round(ms)} ms`);
+    }
+  });
+
+  it('declares the 503 on each campaign operation of the document', async () => {
+    const doc = (await app.inject({ url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    }>();
+    const campaignOps = Object.entries(doc.paths)
+      .filter(([path]) => path.includes('/campaigns/') || path.endsWith('/recover'))
+      .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ where: `${method} ${path}`, op })));
+    assert.equal(campaignOps.length, 5, campaignOps.map((o) => o.where).join(', '));
+    for (const { where, op } of campaignOps) assert.ok(op.responses['503'], `${where} declares 503`);
+  });
+});

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 export interface FailureLimiterOptions {
@@ -52,6 +53,8 @@ export type FailureLimiter = ReturnType<typeof createFailureLimiter>;
  * /64, since one subscriber usually holds a whole /64 and could otherwise count under 2^64 fresh addresses.
  */
 export function failureAddressKey(ip: string): string {
+  // The common case without parsing: node gives an IPv4 peer in dotted decimal (a flood of refusals comes through here).
+  if (isIPv4(ip)) return ip;
   if (!ipaddr.isValid(ip)) return ip;
   const addr = ipaddr.parse(ip);
   if (addr.kind() === 'ipv4') return addr.toString();

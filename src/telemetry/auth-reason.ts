@@ -8,6 +8,7 @@ const REASONS: readonly (readonly [RegExp, string])[] = [
   [/^unknown or revoked key/, 'unknown_key'],
   [/^bad signature/, 'bad_signature'],
   [/^replayed/, 'replayed'],
+  [/^admin token/, 'admin_token'],
 ];
 
 /** The metric label of an authentication failure's cause; `other` for a cause this table does not know. */

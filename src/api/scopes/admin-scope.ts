@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { errorResponses, unauthorized } from '../errors.js';
+import { errorResponses } from '../errors.js';
 import type { ScopeOptions } from './integrator-scope.js';
 
 export const adminSecurity = [{ adminToken: [] }];
@@ -22,17 +22,14 @@ export const adminScope: FastifyPluginAsync<ScopeOptions & { token: string }> = 
     // With HERALD_ADMIN_PORT, served on the admin listener only (src/api/plugins/app/admin-listener.ts).
     route.config = { ...route.config, adminRoute: true };
   });
-  scope.addHook('onRequest', async (request) => {
+  scope.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') && header.length > 7 ? digest(header.slice(7)) : undefined;
     // Hashing first makes both sides 32 bytes, so the comparison leaks neither content nor length.
-    if (given === undefined || !timingSafeEqual(given, expected)) {
-      scope.metrics.authFailed('admin_token');
-      request.log.info({ cause: 'admin token mismatch' }, 'unauthorized');
-      // The right token is never refused by the limiter; a wrong one counts (429 once over the limit).
-      scope.authFailures.count(request);
-      throw unauthorized();
-    }
+    // The right token is never refused by the limiter; a wrong one counts (429 once over the limit).
+    if (given === undefined || !timingSafeEqual(given, expected))
+      return scope.authFailures.refuse(request, reply, 'admin token mismatch');
+    return undefined;
   });
   for (const routePlugin of routes) await scope.register(routePlugin);
 };

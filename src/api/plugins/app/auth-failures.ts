@@ -1,23 +1,37 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createFailureLimiter, failureAddressKey } from '../../../auth/failure-limiter.js';
-import { tooMany } from '../../errors.js';
+import { createFailureLog } from '../../../auth/failure-log.js';
+import { authFailureReason } from '../../../telemetry/auth-reason.js';
+import { tooMany, unauthorized } from '../../errors.js';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** Refused by an auth guard (401, or the limiter's 429): counted in the failure log, no request line of its own. */
+    authRefused: boolean;
+  }
   interface FastifyInstance {
     /**
-     * Failed authentications per client address (integrator and admin alike). Consulted only for a credential that
-     * did not verify, so a good client is never refused because others share its address (a proxy, a NAT).
+     * Refused credentials (integrator and admin alike), limited per client address. The limiter is consulted only for
+     * a credential that did not verify, so a good client is never refused because others share its address (a proxy,
+     * a NAT).
      */
     authFailures: {
       /**
-       * Counts one failure of the caller's address, or throws 429 `too_many_auth_failures` with Retry-After when the
-       * address is already over the limit; the caller answers 401 otherwise.
+       * Answers a request whose credential did not verify: 401 in the error shape, or 429 `too_many_auth_failures`
+       * with Retry-After once its address is over the limit. `counted` false (a replay of a verified message: a good
+       * client retrying, never a guess) answers 401 without counting it against the address. Counted in the metrics
+       * and the bounded failure log; the cause goes to the log only. Returns the reply, for an async hook to return.
        */
-      count(request: FastifyRequest): void;
+      refuse(request: FastifyRequest, reply: FastifyReply, cause: string, counted?: boolean): FastifyReply;
     };
   }
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Built once: every refused credential gets the same bytes, without an Error, a stack or a serializer per request. */
+const UNAUTHORIZED_BODY = Buffer.from(JSON.stringify(unauthorized().toBody()));
 
 export const authFailuresPlugin = fp(
   async (app: FastifyInstance) => {
@@ -25,16 +39,37 @@ export const authFailuresPlugin = fp(
       limit: app.config.HERALD_AUTH_FAILURE_LIMIT,
       windowMs: app.config.HERALD_AUTH_FAILURE_WINDOW_SEC * 1000,
     });
+    const failureLog = createFailureLog({ log: (fields, message) => app.log.info(fields, message) });
+    app.addHook('onClose', async () => failureLog.flush());
+    // The 429 answer for each wait (whole seconds) up to 10 minutes, made once per value.
+    const limited = new Map<number, Buffer>();
+    const limitedBody = (wait: number): Buffer => {
+      const cached = limited.get(wait);
+      if (cached) return cached;
+      const error = tooMany('too_many_auth_failures', `too many failed authentications; retry in ${wait} s`, wait);
+      const body = Buffer.from(JSON.stringify(error.toBody()));
+      if (wait <= 600) limited.set(wait, body);
+      return body;
+    };
+
+    app.decorateRequest('authRefused', false);
     app.decorate('authFailures', {
-      count(request: FastifyRequest) {
-        // request.ip is the X-Forwarded-For client when HERALD_TRUST_PROXY trusts the peer, else the peer.
-        const address = failureAddressKey(request.ip);
-        const wait = limiter.retryAfterSec(address);
-        if (wait > 0)
-          throw tooMany('too_many_auth_failures', `too many failed authentications; retry in ${wait} s`, wait);
-        limiter.record(address);
+      refuse(request: FastifyRequest, reply: FastifyReply, cause: string, counted = true) {
+        request.authRefused = true;
+        const reason = authFailureReason(cause);
+        app.metrics.authFailed(reason);
+        failureLog.record(reason, cause);
+        if (counted) {
+          // request.ip is the X-Forwarded-For client when HERALD_TRUST_PROXY trusts the peer, else the peer.
+          const address = failureAddressKey(request.ip);
+          const wait = limiter.retryAfterSec(address);
+          if (wait > 0)
+            return reply.code(429).header('retry-after', String(wait)).type(JSON_TYPE).send(limitedBody(wait));
+          limiter.record(address);
+        }
+        return reply.code(401).type(JSON_TYPE).send(UNAUTHORIZED_BODY);
       },
     });
   },
-  { name: 'auth-failures', dependencies: ['connections'] },
+  { name: 'auth-failures', dependencies: ['connections', 'telemetry'] },
 );

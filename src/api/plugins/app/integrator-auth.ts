@@ -1,12 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createAuthenticator, TIMESTAMP_TOLERANCE_SEC, type Identified } from '../../../auth/authenticator.js';
 import { createKeyCache, type KeyCache } from '../../../auth/key-cache.js';
 import { createReplayCache } from '../../../auth/replay-cache.js';
-import { unauthorized } from '../../errors.js';
-import { authFailureReason } from '../../../telemetry/auth-reason.js';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the integrator guard's precheck found, for authenticate to verify once the body is in. */
+    identified: Identified | null;
+  }
   interface FastifyInstance {
     authKeys: KeyCache;
     /** The integrator guard's two hooks, installed by the integrator scope (src/api/scopes/integrator-scope.ts). */
@@ -15,9 +17,9 @@ declare module 'fastify' {
        * onRequest, before the body is read: the headers' shapes, the time window and the key (401, or 429 from a
        * blocked address), so an unknown key never costs a body read.
        */
-      precheck(request: FastifyRequest): Promise<void>;
+      precheck(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
       /** preValidation: the signature over the raw body and replay protection; sets request.integratorId and keyId. */
-      authenticate(request: FastifyRequest): Promise<void>;
+      authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
     };
   }
 }
@@ -29,8 +31,8 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 
 /**
  * Builds the integrator authenticator (key cache, replay protection) once per app. It installs no hook itself:
- * the integrator scope does, for exactly the routes registered in it. Every failure answers the same 401 body;
- * the cause goes to the log only.
+ * the integrator scope does, for exactly the routes registered in it. Every failure answers the same 401 body
+ * (app.authFailures.refuse); the cause goes to the log only.
  */
 export const integratorAuthPlugin = fp(
   async (app: FastifyInstance) => {
@@ -40,43 +42,35 @@ export const integratorAuthPlugin = fp(
     // The window is ±60 s, so a message can be replayed within 120 s of its first use.
     const replay = createReplayCache({ windowMs: 2 * TIMESTAMP_TOLERANCE_SEC * 1000 + 1000 });
     const authenticator = createAuthenticator({ keys, replay, sharedReplay: app.store.expiring });
-    // What precheck found, for authenticate to verify once the body is in.
-    const identified = new WeakMap<FastifyRequest, Identified>();
     app.decorate('authKeys', keys);
-
-    // Only a credential that did not verify is counted against (and, over the limit, refused by) the failure
-    // limiter; a replay of a verified message is not: it is a good client retrying, never a guess.
-    const refuse = (request: FastifyRequest, cause: string, counted = true): never => {
-      app.metrics.authFailed(authFailureReason(cause));
-      request.log.info({ cause }, 'unauthorized');
-      if (counted) app.authFailures.count(request);
-      throw unauthorized();
-    };
+    app.decorateRequest('identified', null);
+    const { refuse } = app.authFailures;
 
     app.decorate('integratorAuth', {
-      async precheck(request: FastifyRequest) {
+      async precheck(request: FastifyRequest, reply: FastifyReply) {
         const id = await authenticator.identify({
           pubkey: header(request, 'x-pubkey'),
           timestamp: header(request, 'x-timestamp'),
           signature: header(request, 'x-signature'),
         });
-        if (!id.ok) refuse(request, id.cause);
-        else identified.set(request, id.found);
+        if (!id.ok) return refuse(request, reply, id.cause);
+        request.identified = id.found;
+        return undefined;
       },
-      async authenticate(request: FastifyRequest) {
-        const found = identified.get(request);
+      async authenticate(request: FastifyRequest, reply: FastifyReply) {
+        const found = request.identified;
         // The integrator scope installs precheck before this hook: without its result there is nothing to verify.
-        if (!found) return refuse(request, 'not identified before the body was read');
+        if (!found) return refuse(request, reply, 'not identified before the body was read');
         const result = await authenticator.verify(found, {
           method: request.method,
           target: request.raw.url ?? request.url,
           body: request.rawBody,
         });
-        if (!result.ok) refuse(request, result.cause, !result.verified);
-        else {
-          request.integratorId = result.integratorId;
-          request.keyId = result.keyId;
-        }
+        // A replay of a verified message is not counted against the address: it is a good client retrying.
+        if (!result.ok) return refuse(request, reply, result.cause, !result.verified);
+        request.integratorId = result.integratorId;
+        request.keyId = result.keyId;
+        return undefined;
       },
     });
   },

@@ -17,10 +17,13 @@ export function requestSigningInput(
   return body && body.length > 0 ? Buffer.concat([head, body]) : head;
 }
 
-/** Verifies a DER signature with OpenSSL; false for any malformed signature (never throws). */
+/**
+ * Verifies a DER signature with OpenSSL; false for any malformed signature (never throws). The KeyObject is passed as
+ * is: DER is node's default encoding for EC signatures, and an options object would be read again on every call.
+ */
 export function verifyRequestSignature(key: KeyObject, message: Buffer, derSignature: Buffer): boolean {
   try {
-    return verify('sha256', message, { key, dsaEncoding: 'der' }, derSignature);
+    return verify('sha256', message, key, derSignature);
   } catch {
     return false;
   }

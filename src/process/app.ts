@@ -21,6 +21,7 @@ import { deliveryServicePlugin } from '../api/plugins/app/delivery-service.js';
 import { expirySweeperPlugin } from '../api/plugins/app/expiry-sweeper.js';
 import { registerRoutes } from '../api/routes/index.js';
 import { OneLinePerRequest } from '../api/log-controller.js';
+import { decorateRequestContext } from '../api/request-context.js';
 import { telemetryPlugin } from '../api/plugins/app/telemetry.js';
 import type { HeraldMetrics } from '../telemetry/metrics.js';
 
@@ -78,6 +79,7 @@ export async function buildApp({
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<ZodTypeProvider>();
   if (egressWarning) app.log.warn(egressWarning);
+  decorateRequestContext(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   if (onRoute) app.addHook('onRoute', onRoute);

@@ -23,6 +23,9 @@ declare module 'fastify' {
  */
 export const rawBodyPlugin = fp(
   async (app: FastifyInstance) => {
+    // Declared from the start: every request keeps one shape (src/api/request-context.ts says why).
+    app.decorateRequest('deferredBodyError', undefined);
+    app.decorateRequest('bodyMembers', undefined);
     const parseJson = app.getDefaultJsonParser('error', 'error');
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

@@ -1,10 +1,12 @@
 // `npm run bench -- auth`: (a) verify/s of the server's hot path (node:crypto verify with a cached KeyObject, and the
 // whole authenticator) beside `openssl speed ecdsap256`; (b) requests/s on GET /v1/credentials/current, signed,
-// beside the same handler without auth, loaded from a second process over loopback; (c) both at the same offered
-// load; (d) one database round trip by the driver and raw (what a state-changing request's share of the shared replay
-// store is made of; a GET has none). Ends with one JSON line.
+// beside the same handler without auth and beside it with one signature verification in the handler, loaded from a
+// second process over loopback; (c) all three at the same offered load, and the auth cost split into the
+// verification inside the server and the rest; (d) one database round trip by the driver and raw (what a
+// state-changing request's share of the shared replay store is made of; a GET has none). Ends with one JSON line.
 // `npm run bench -- auth junk [--seconds 15] [--rounds 3] [--junkRate 1000] [--validRate 200]`: instead, the valid
-// clients' p99 with and without 1,000 requests/s of random keys (bench/lib/auth-junk.ts).
+// clients' p99 with and without 1,000 requests/s of random keys, and the server's CPU per junk request
+// (bench/lib/auth-junk.ts).
 import { execFile } from 'node:child_process';
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { cpus } from 'node:os';
@@ -14,7 +16,7 @@ import { createKeyCache } from '../src/auth/key-cache.js';
 import { createReplayCache } from '../src/auth/replay-cache.js';
 import { compressedHexOf } from '../src/crypto/p256.js';
 import { requestSigningInput, signRequest, verifyRequestSignature } from '../src/crypto/request-signature.js';
-import { measureHttp } from './lib/auth-http.js';
+import { measureHttp, type HttpFigure } from './lib/auth-http.js';
 import { measureJunk } from './lib/auth-junk.js';
 import { numberFlags } from './lib/stats.js';
 import { measureRoundTrips } from './lib/driver-round-trip.js';
@@ -97,6 +99,7 @@ async function opensslVerify(): Promise<{ perSec: number; version: string }> {
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const pct = (share: number): string => `${Math.round(share * 100)} %`;
 const mark = (ok: boolean): string => (ok ? 'goal met' : 'GOAL MISSED');
 
 async function main(): Promise<void> {
@@ -123,6 +126,7 @@ async function main(): Promise<void> {
   );
   for (const [label, m] of [
     ['no auth', http.unauth],
+    ['verify ', http.verifyOnly],
     ['signed ', http.auth],
   ] as const)
     console.log(
@@ -150,6 +154,13 @@ async function main(): Promise<void> {
   console.log(
     `    auth cost ${Math.round(authCostUs)} µs = ${costRatio.toFixed(2)} × one openssl verify (${Math.round(verifyUs)} µs), a GET: no replay digest (goal ≤ ${GOAL_COST}: ${mark(costRatio <= GOAL_COST)})`,
   );
+  // Of that cost, what the one signature verification costs inside the server (the unsigned handler plus one verify,
+  // no auth hooks) and what the rest of authentication adds (headers, key cache, hooks, request budget).
+  const inServerUs = (f: { verifyOnly: HttpFigure; unauth: HttpFigure }) =>
+    f.verifyOnly.cpuUsPerRequest - f.unauth.cpuUsPerRequest;
+  const split = (f: { verifyOnly: HttpFigure; unauth: HttpFigure; auth: HttpFigure }, label: string) =>
+    `${label}: the verification alone ${Math.round(inServerUs(f))} µs (= ${(inServerUs(f) / verifyUs).toFixed(2)} × openssl), the rest of authentication ${Math.round(f.auth.cpuUsPerRequest - f.verifyOnly.cpuUsPerRequest)} µs`;
+  console.log(`    inside the server, ${split(paced, `at ${paced.rate}/s`)}; ${split(http, 'flat out')}`);
   // (d) What a state-changing request's share of the shared replay store is made of: one round trip, driver and raw.
   const url = process.env.MONGODB_URL;
   if (!url) throw new Error('MONGODB_URL is not set (npm run bench sets it)');
@@ -175,6 +186,8 @@ async function main(): Promise<void> {
       pacedRate: paced.rate,
       pacedAuthCpuUsPerRequest: r(paced.auth.cpuUsPerRequest, 1),
       pacedUnauthCpuUsPerRequest: r(paced.unauth.cpuUsPerRequest, 1),
+      pacedVerifyOnlyCpuUsPerRequest: r(paced.verifyOnly.cpuUsPerRequest, 1),
+      verifyOnlyCpuUsPerRequest: r(http.verifyOnly.cpuUsPerRequest, 1),
       authCostUs: r(authCostUs, 1),
       opensslVerifyUs: r(verifyUs, 1),
       authCostPerVerify: r(costRatio, 3),
@@ -199,10 +212,14 @@ async function junkMode(): Promise<void> {
     const f = m.flooded[i]!;
     console.log(
       `    round ${i + 1}: without junk p50 ${q.p50Ms.toFixed(1)} / p99 ${q.p99Ms.toFixed(1)} ms; with junk p50 ${f.p50Ms.toFixed(1)} / p99 ${f.p99Ms.toFixed(1)} ms; ` +
-        `junk sent ${f.junkSent} ${JSON.stringify(f.junkStatuses)}; key lookups in the database ${q.keyLookups} / ${f.keyLookups}`,
+        `junk sent ${f.junkSent} ${JSON.stringify(f.junkStatuses)}; key lookups in the database ${q.keyLookups} / ${f.keyLookups}; ` +
+        `load generators busy: valid ${pct(f.validCpu)}, junk ${pct(f.junkCpu ?? 0)}`,
     );
   }
   const ratio = m.floodedP99Ms / m.quietP99Ms;
+  console.log(
+    `    server CPU per junk request (beyond the phase without junk, median of rounds): ${Math.round(m.serverCpuPerJunkUs)} µs`,
+  );
   console.log(
     `    valid clients' p99 (median of rounds): ${m.quietP99Ms.toFixed(1)} ms without junk, ${m.floodedP99Ms.toFixed(1)} ms with it: ` +
       `${ratio.toFixed(2)} × (goal ≤ ${GOAL_JUNK_P99}: ${mark(ratio <= GOAL_JUNK_P99)})`,
@@ -216,6 +233,8 @@ async function junkMode(): Promise<void> {
       p99Ratio: Number(ratio.toFixed(3)),
       floodedKeyLookups: m.flooded.map((f) => f.keyLookups),
       junkStatuses: m.flooded.map((f) => f.junkStatuses),
+      junkGeneratorCpu: m.flooded.map((f) => Number((f.junkCpu ?? 0).toFixed(3))),
+      serverCpuPerJunkUs: Number(m.serverCpuPerJunkUs.toFixed(1)),
     }),
   );
 }

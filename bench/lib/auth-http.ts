@@ -1,12 +1,18 @@
 // Part (b) of bench/auth.ts: the real app on loopback, one registered key, and a forked load generator that sends
 // the same requests (same headers, same count, same connections) to the signed route and to the same handler
-// registered outside /v1/ (so without auth), alternating rounds.
+// registered outside /v1/ (so without auth), alternating rounds; and to a third copy of that handler which makes one
+// signature verification of its own (no auth hooks), to tell what the verification costs inside the server from what
+// the rest of authentication does.
 import { credential } from '../../src/api/schemas/integrators.js';
+import { parsePublicKeyHex } from '../../src/crypto/p256.js';
+import { requestSigningInput, signRequest, verifyRequestSignature } from '../../src/crypto/request-signature.js';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { LoadReply, LoadResult } from './auth-load.js';
 import { ask, forkLoad, startAuthServer } from './auth-server.js';
 
 export const AUTH_PATH = '/v1/credentials/current';
 export const UNAUTH_PATH = '/bench/credentials/current';
+const VERIFY_PATH = '/bench/credentials/verify';
 const CONNECTIONS = 32;
 const PER_ROUND = 20_000;
 const ROUNDS = 3;
@@ -30,10 +36,23 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 export async function measureHttp({ token }: { token: string }) {
   // The same answer (same schema and size) from a route the integrator guard does not cover; filled in below.
   const answer = { integratorId: '', keyId: '', publicKey: '' };
-  const server = await startAuthServer(token, (app) =>
-    app.get(UNAUTH_PATH, { schema: { response: { 200: credential } } }, async () => answer),
-  );
+  // What VERIFY_PATH verifies: a signed GET's message (same length), its signature, the key parsed as the server does.
+  const check: { key?: KeyObject; msg: Buffer; signature: Buffer } = {
+    msg: Buffer.alloc(0),
+    signature: Buffer.alloc(0),
+  };
+  const server = await startAuthServer(token, (app) => {
+    app.get(UNAUTH_PATH, { schema: { response: { 200: credential } } }, async () => answer);
+    app.get(VERIFY_PATH, { schema: { response: { 200: credential } } }, async () => {
+      if (!check.key || !verifyRequestSignature(check.key, check.msg, check.signature))
+        throw new Error('bench: no verify');
+      return answer;
+    });
+  });
   Object.assign(answer, { integratorId: server.integratorId, keyId: server.keyId, publicKey: server.pubkey });
+  check.key = parsePublicKeyHex(server.pubkey).keyObject;
+  check.msg = requestSigningInput(String(Math.floor(Date.now() / 1000)), 'GET', `${AUTH_PATH}?n=100000`);
+  check.signature = Buffer.from(signRequest(createPrivateKey(server.privateKeyPem), check.msg).slice(2), 'hex');
   const child = forkLoad();
   try {
     await ask(child, {
@@ -61,17 +80,21 @@ export async function measureHttp({ token }: { token: string }) {
     };
     // Warm-up (JIT, connections, key cache), not counted.
     await round(UNAUTH_PATH, 3_000);
+    await round(VERIFY_PATH, 3_000);
     await round(AUTH_PATH, 3_000);
-    const results: Record<'auth' | 'unauth', HttpFigure[]> = { auth: [], unauth: [] };
-    const paced: Record<'auth' | 'unauth', HttpFigure[]> = { auth: [], unauth: [] };
+    type Kind = 'auth' | 'unauth' | 'verifyOnly';
+    const results: Record<Kind, HttpFigure[]> = { auth: [], unauth: [], verifyOnly: [] };
+    const paced: Record<Kind, HttpFigure[]> = { auth: [], unauth: [], verifyOnly: [] };
     for (let i = 0; i < ROUNDS; i++) {
       results.unauth.push(await round(UNAUTH_PATH, PER_ROUND));
+      results.verifyOnly.push(await round(VERIFY_PATH, PER_ROUND));
       results.auth.push(await round(AUTH_PATH, PER_ROUND));
     }
     // The same offered load on both: CPU per request is then compared at the same event-loop batching (a server
     // that waits on the replay insert wakes more often per request than one that runs flat out).
     for (let i = 0; i < ROUNDS; i++) {
       paced.unauth.push(await round(UNAUTH_PATH, PACED_PER_ROUND, PACED_RATE));
+      paced.verifyOnly.push(await round(VERIFY_PATH, PACED_PER_ROUND, PACED_RATE));
       paced.auth.push(await round(AUTH_PATH, PACED_PER_ROUND, PACED_RATE));
     }
     /** The round whose figure `by` is the median of the rounds'. */
@@ -82,11 +105,13 @@ export async function measureHttp({ token }: { token: string }) {
     return {
       auth: medianRound(results.auth, 'rps'),
       unauth: medianRound(results.unauth, 'rps'),
+      verifyOnly: medianRound(results.verifyOnly, 'rps'),
       paced: {
         rate: PACED_RATE,
         perRound: PACED_PER_ROUND,
         auth: medianRound(paced.auth, 'cpuUsPerRequest'),
         unauth: medianRound(paced.unauth, 'cpuUsPerRequest'),
+        verifyOnly: medianRound(paced.verifyOnly, 'cpuUsPerRequest'),
       },
       connections: CONNECTIONS,
       perRound: PER_ROUND,

@@ -1,6 +1,6 @@
 // `npm run bench -- auth junk`: the valid clients' latency with and without a flood of random keys. One load
 // generator sends signed GETs at a steady rate; a second one, in phases, sends POSTs with a JSON body, each signed by a
-// fresh random key (what no cache can have seen), at 1,000 requests/s. Phases alternate, the valid clients' p99 is
+// fresh random key (what no cache can have seen), at 1,000 requests/s; their headers are made before the phase. Phases alternate, the valid clients' p99 is
 // taken in each, and the server's database lookups of keys are counted (the unknown-key budget bounds them).
 import type { ChildProcess } from 'node:child_process';
 import type { CommandStartedEvent } from 'mongodb';
@@ -28,8 +28,13 @@ export interface JunkPhase {
   sent: number;
   /** Key lookups the server sent to the database during the phase. */
   keyLookups: number;
+  /** CPU time of the server (this process) during the phase. */
+  serverCpuMs: number;
+  /** Busy share of one core in the valid clients' load generator, and in the junk one. */
+  validCpu: number;
   junkStatuses?: Record<string, number>;
   junkSent?: number;
+  junkCpu?: number;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -53,9 +58,12 @@ export async function measureJunk(opts: JunkOptions) {
     const phase = async (withJunk: boolean): Promise<JunkPhase> => {
       const count = Math.round(opts.validRate * opts.seconds);
       await ask(valid, { type: 'prepare', count, signedPath: AUTH_PATH });
+      const junkMs = opts.seconds * 1000 + 500;
+      if (withJunk) await ask(junk, { type: 'prepareJunk', count: Math.ceil((opts.junkRate * junkMs) / 1000) });
       const lookupsBefore = keyLookups;
+      const cpu = process.cpuUsage();
       const flood = withJunk
-        ? (ask(junk, { type: 'junk', path: JUNK_PATH, rate: opts.junkRate, ms: opts.seconds * 1000 + 500 }) as Promise<
+        ? (ask(junk, { type: 'junk', path: JUNK_PATH, rate: opts.junkRate, ms: junkMs }) as Promise<
             LoadResult & LoadReply
           >)
         : undefined;
@@ -66,6 +74,7 @@ export async function measureJunk(opts: JunkOptions) {
         rate: opts.validRate,
       })) as LoadResult & LoadReply;
       const junkRes = await flood;
+      const used = process.cpuUsage(cpu);
       const bad = Object.entries(res.statuses).filter(([status]) => status !== '200');
       if (bad.length > 0) throw new Error(`valid clients: non-200 answers ${JSON.stringify(res.statuses)}`);
       return {
@@ -73,7 +82,11 @@ export async function measureJunk(opts: JunkOptions) {
         p99Ms: res.p99Ms,
         sent: res.sent,
         keyLookups: keyLookups - lookupsBefore,
-        ...(junkRes ? { junkStatuses: junkRes.statuses, junkSent: junkRes.sent } : {}),
+        validCpu: res.clientCpuMs / res.ms,
+        serverCpuMs: (used.user + used.system) / 1000,
+        ...(junkRes
+          ? { junkStatuses: junkRes.statuses, junkSent: junkRes.sent, junkCpu: junkRes.clientCpuMs / junkRes.ms }
+          : {}),
       };
     };
     await phase(false); // warm-up: JIT, connections, key cache
@@ -83,11 +96,14 @@ export async function measureJunk(opts: JunkOptions) {
       quiet.push(await phase(false));
       flooded.push(await phase(true));
     }
+    // What a junk request costs the server: its CPU beyond that of the phase without junk, per junk request sent.
+    const perJunkUs = flooded.map((f, i) => ((f.serverCpuMs - quiet[i]!.serverCpuMs) * 1000) / (f.junkSent ?? 1));
     return {
       quiet,
       flooded,
       quietP99Ms: median(quiet.map((p) => p.p99Ms)),
       floodedP99Ms: median(flooded.map((p) => p.p99Ms)),
+      serverCpuPerJunkUs: median(perJunkUs),
     };
   } finally {
     valid.kill();

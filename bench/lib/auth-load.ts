@@ -1,7 +1,8 @@
 // The load generator of bench/auth.ts, forked as a second process so the server's core is its own. Driven over IPC:
 // `prepare` signs a batch (a fresh timestamp and a unique query per request, so neither the ±60 s window nor the
 // replay cache can reject one), `run` sends it, untimed signing excluded, on a fixed number of keep-alive connections;
-// `junk` sends credential-shaped requests signed by a fresh random key each, open loop, as an attacker would.
+// `junk` sends credential-shaped requests signed by a fresh random key each, open loop, as an attacker would (their
+// headers made by `prepareJunk` beforehand, so this process spends the timed phase sending, not making keys).
 import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Pool } from 'undici';
 import { requestSigningInput, signRequest } from '../../src/crypto/request-signature.js';
@@ -15,6 +16,7 @@ export type LoadCommand =
       maxMs: number;
       /** Open loop at this many requests/s; absent: as fast as answered. */ rate?: number;
     }
+  | { type: 'prepareJunk'; count: number }
   | { type: 'junk'; path: string; rate: number; ms: number };
 
 /** Tags this protocol's replies: tsx's loader uses the same IPC channel for its own messages. */
@@ -89,6 +91,20 @@ async function run(path: string, maxMs: number, rate?: number): Promise<LoadResu
   return { type: 'result', sent, ms, statuses, clientCpuMs, p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
+let junkBatch: Array<Record<string, string>> = [];
+
+/**
+ * Headers of `count` junk requests: well-formed, each with a random key (a new one every time, so no cache can have
+ * seen it) and a random signature; the timestamp is set when sent.
+ */
+function prepareJunk(count: number): void {
+  junkBatch = Array.from({ length: count }, () => ({
+    'content-type': 'application/json',
+    'x-pubkey': `0x02${randomBytes(32).toString('hex')}`,
+    'x-signature': `0x30${randomBytes(69).toString('hex')}`,
+  }));
+}
+
 /** A JSON body of the size a real create sends: the server must answer before reading it. */
 const JUNK_BODY = JSON.stringify({
   url: 'https://hooks.example.com/herald/webhooks',
@@ -96,22 +112,20 @@ const JUNK_BODY = JSON.stringify({
 });
 
 /**
- * `rate` POSTs a second for `ms`, each with well-formed headers of a random key (a new one every time, so no cache
- * can have seen it), a current timestamp and a random signature; sent in 10 ms ticks, never waiting for answers.
+ * `rate` POSTs a second for `ms`, each with the prepared headers of a random key and a current timestamp; sent in
+ * 10 ms ticks, never waiting for answers. Fails when fewer were prepared than the phase sends.
  */
 async function junk(path: string, rate: number, ms: number): Promise<LoadResult> {
+  const needed = Math.ceil((rate * ms) / 1000);
+  if (junkBatch.length < needed) throw new Error(`junk: ${junkBatch.length} requests prepared, ${needed} needed`);
   const statuses: Record<string, number> = {};
   const cpu = process.cpuUsage();
   const started = performance.now();
   const inFlight = new Set<Promise<void>>();
   let sent = 0;
-  const one = async (): Promise<void> => {
-    const headers = {
-      'content-type': 'application/json',
-      'x-pubkey': `0x02${randomBytes(32).toString('hex')}`,
-      'x-timestamp': String(Math.floor(Date.now() / 1000)),
-      'x-signature': `0x30${randomBytes(69).toString('hex')}`,
-    };
+  const timestamp = (): string => String(Math.floor(Date.now() / 1000));
+  const one = async (i: number): Promise<void> => {
+    const headers = { ...junkBatch[i], 'x-timestamp': timestamp() };
     try {
       const res = await pool!.request({ method: 'POST', path, headers, body: JUNK_BODY });
       await res.body.dump();
@@ -123,7 +137,7 @@ async function junk(path: string, rate: number, ms: number): Promise<LoadResult>
   while (performance.now() - started < ms) {
     const due = Math.floor(((performance.now() - started) * rate) / 1000);
     for (; sent < due; sent++) {
-      const p = one();
+      const p = one(sent);
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
     }
@@ -151,6 +165,9 @@ process.on('message', (cmd: LoadCommand) => {
         return reply({ type: 'ready' });
       case 'run':
         return reply(await run(cmd.path, cmd.maxMs, cmd.rate));
+      case 'prepareJunk':
+        prepareJunk(cmd.count);
+        return reply({ type: 'ready' });
       case 'junk':
         return reply(await junk(cmd.path, cmd.rate, cmd.ms));
     }

@@ -1,11 +1,13 @@
 // The load generator of bench/auth.ts, forked as a second process so the server's core is its own. Driven over IPC:
 // `prepare` signs a batch (a fresh timestamp and a unique query per request, so neither the ±60 s window nor the
 // replay cache can reject one), `run` sends it, untimed signing excluded, on a fixed number of keep-alive connections;
-// `junk` sends credential-shaped requests signed by a fresh random key each, open loop, as an attacker would (their
-// headers made by `prepareJunk` beforehand, so this process spends the timed phase sending, not making keys).
+// `junk` sends credential-shaped requests signed by a fresh random key each, open loop, as an attacker would: made
+// whole by `prepareJunk` beforehand and written on plain sockets (bench/lib/raw-junk.ts), so this process spends as
+// little of the two cores as it can on sending them.
 import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Pool } from 'undici';
 import { requestSigningInput, signRequest } from '../../src/crypto/request-signature.js';
+import { openRawJunk, type RawJunk } from './raw-junk.js';
 
 export type LoadCommand =
   | { type: 'init'; baseUrl: string; privateKeyPem: string; pubkey: string; connections: number }
@@ -16,8 +18,8 @@ export type LoadCommand =
       maxMs: number;
       /** Open loop at this many requests/s; absent: as fast as answered. */ rate?: number;
     }
-  | { type: 'prepareJunk'; count: number }
-  | { type: 'junk'; path: string; rate: number; ms: number };
+  | { type: 'prepareJunk'; count: number; path: string; rate: number }
+  | { type: 'junk'; rate: number; ms: number };
 
 /** Tags this protocol's replies: tsx's loader uses the same IPC channel for its own messages. */
 export const LOAD_CHANNEL = 'herald-auth-load';
@@ -91,19 +93,9 @@ async function run(path: string, maxMs: number, rate?: number): Promise<LoadResu
   return { type: 'result', sent, ms, statuses, clientCpuMs, p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
-let junkBatch: Array<Record<string, string>> = [];
-
-/**
- * Headers of `count` junk requests: well-formed, each with a random key (a new one every time, so no cache can have
- * seen it) and a random signature; the timestamp is set when sent.
- */
-function prepareJunk(count: number): void {
-  junkBatch = Array.from({ length: count }, () => ({
-    'content-type': 'application/json',
-    'x-pubkey': `0x02${randomBytes(32).toString('hex')}`,
-    'x-signature': `0x30${randomBytes(69).toString('hex')}`,
-  }));
-}
+let junkBatch: Buffer[] = [];
+let junkSender: RawJunk | undefined;
+let baseUrl = '';
 
 /** A JSON body of the size a real create sends: the server must answer before reading it. */
 const JUNK_BODY = JSON.stringify({
@@ -112,40 +104,49 @@ const JUNK_BODY = JSON.stringify({
 });
 
 /**
- * `rate` POSTs a second for `ms`, each with the prepared headers of a random key and a current timestamp; sent in
- * 10 ms ticks, never waiting for answers. Fails when fewer were prepared than the phase sends.
+ * `count` junk POSTs to `path`, whole (request line, headers, body), for a phase that sends `rate` a second from
+ * now: well-formed headers, each with a random key (a new one every time, so no cache can have seen it), a random
+ * signature, and the timestamp of the second it will be sent in.
  */
-async function junk(path: string, rate: number, ms: number): Promise<LoadResult> {
+function prepareJunk(count: number, path: string, rate: number): void {
+  const { host } = new URL(baseUrl);
+  const t0 = Math.floor(Date.now() / 1000);
+  junkBatch = Array.from({ length: count }, (_, i) =>
+    Buffer.from(
+      `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(JUNK_BODY)}\r\nx-pubkey: 0x02${randomBytes(32).toString('hex')}\r\n` +
+        `x-timestamp: ${t0 + Math.floor(i / rate)}\r\nx-signature: 0x30${randomBytes(69).toString('hex')}\r\n\r\n` +
+        JUNK_BODY,
+    ),
+  );
+}
+
+/**
+ * `rate` of the prepared POSTs a second for `ms`, sent in 10 ms ticks, never waiting for answers (a request waits
+ * only for a free connection of JUNK's). Fails when fewer were prepared than the phase sends.
+ */
+async function junk(rate: number, ms: number): Promise<LoadResult> {
   const needed = Math.ceil((rate * ms) / 1000);
   if (junkBatch.length < needed) throw new Error(`junk: ${junkBatch.length} requests prepared, ${needed} needed`);
-  const statuses: Record<string, number> = {};
+  const { hostname, port } = new URL(baseUrl);
+  junkSender ??= await openRawJunk(hostname, Number(port), connections);
+  const before = { ...junkSender.statuses };
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const inFlight = new Set<Promise<void>>();
   let sent = 0;
-  const timestamp = (): string => String(Math.floor(Date.now() / 1000));
-  const one = async (i: number): Promise<void> => {
-    const headers = { ...junkBatch[i], 'x-timestamp': timestamp() };
-    try {
-      const res = await pool!.request({ method: 'POST', path, headers, body: JUNK_BODY });
-      await res.body.dump();
-      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-    } catch {
-      statuses.error = (statuses.error ?? 0) + 1;
-    }
-  };
   while (performance.now() - started < ms) {
     const due = Math.floor(((performance.now() - started) * rate) / 1000);
-    for (; sent < due; sent++) {
-      const p = one(sent);
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
-    }
+    for (; sent < due; sent++) junkSender.send(junkBatch[sent]!);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  await Promise.all(inFlight);
+  await junkSender.drain();
   const used = process.cpuUsage(cpu);
   const elapsed = performance.now() - started;
+  const statuses = Object.fromEntries(
+    Object.entries(junkSender.statuses)
+      .map(([status, n]) => [status, n - (before[status] ?? 0)] as const)
+      .filter(([, n]) => n > 0),
+  );
   const clientCpuMs = (used.user + used.system) / 1000;
   return { type: 'result', sent, ms: elapsed, statuses, clientCpuMs, p50Ms: NaN, p99Ms: NaN };
 }
@@ -158,6 +159,7 @@ process.on('message', (cmd: LoadCommand) => {
         key = createPrivateKey(cmd.privateKeyPem);
         pubkey = cmd.pubkey;
         connections = cmd.connections;
+        baseUrl = cmd.baseUrl;
         pool = new Pool(cmd.baseUrl, { connections: cmd.connections, pipelining: 1 });
         return reply({ type: 'ready' });
       case 'prepare':
@@ -166,10 +168,10 @@ process.on('message', (cmd: LoadCommand) => {
       case 'run':
         return reply(await run(cmd.path, cmd.maxMs, cmd.rate));
       case 'prepareJunk':
-        prepareJunk(cmd.count);
+        prepareJunk(cmd.count, cmd.path, cmd.rate);
         return reply({ type: 'ready' });
       case 'junk':
-        return reply(await junk(cmd.path, cmd.rate, cmd.ms));
+        return reply(await junk(cmd.rate, cmd.ms));
     }
   })().catch((err: unknown) => reply({ type: 'error', message: String(err) }));
 });

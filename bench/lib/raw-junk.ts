@@ -42,6 +42,8 @@ export async function openRawJunk(host: string, port: number, connections: numbe
   const statuses: Record<string, number> = {};
   const free: Connection[] = [];
   const queue: Buffer[] = [];
+  const open = new Set<Socket>();
+  let closing = false;
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
@@ -50,36 +52,52 @@ export async function openRawJunk(host: string, port: number, connections: numbe
     inFlight += 1;
     c.socket.write(request);
   };
-  const answered = (c: Connection, status: string): void => {
-    c.busy = false;
+  const ready = (c: Connection): void => {
+    const next = queue.shift();
+    if (next) write(c, next);
+    else free.push(c);
+  };
+  const answered = (c: Connection | undefined, status: string): void => {
     inFlight -= 1;
     statuses[status] = (statuses[status] ?? 0) + 1;
-    const next = queue.shift();
-    if (next && !c.socket.destroyed) write(c, next);
-    else if (!c.socket.destroyed) free.push(c);
+    if (c) ready(c);
     if (inFlight === 0 && queue.length === 0) drained?.();
   };
-
-  const opened = await Promise.all(
-    Array.from(
-      { length: connections },
-      () =>
-        new Promise<Socket>((resolve, reject) => {
-          const socket = connect({ host, port, noDelay: true }, () => resolve(socket));
-          socket.once('error', reject);
+  // A connection the server closes (an idle keep-alive one, say) is replaced; a request on it counts as `error`.
+  const connectOne = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const socket = connect({ host, port, noDelay: true });
+      const c: Connection = { socket, busy: false };
+      socket.once('connect', () => {
+        open.add(socket);
+        ready(c);
+        resolve();
+      });
+      socket.on(
+        'data',
+        answerReader((status) => {
+          // An answer to no request (the server's 408 to a connection it takes for one with a request pending):
+          // counted by its status, apart from the answers to requests sent.
+          if (!c.busy) {
+            const key = `unsolicited ${status}`;
+            statuses[key] = (statuses[key] ?? 0) + 1;
+            return;
+          }
+          c.busy = false;
+          answered(c, status);
         }),
-    ),
-  );
-  for (const socket of opened) {
-    const c: Connection = { socket, busy: false };
-    socket.on(
-      'data',
-      answerReader((status) => answered(c, status)),
-    );
-    socket.on('close', () => c.busy && answered(c, 'error'));
-    socket.on('error', () => undefined);
-    free.push(c);
-  }
+      );
+      socket.on('error', reject);
+      socket.on('close', () => {
+        open.delete(socket);
+        const i = free.indexOf(c);
+        if (i >= 0) free.splice(i, 1);
+        if (c.busy) answered(undefined, 'error');
+        if (!closing) void connectOne().catch(() => undefined);
+      });
+    });
+
+  await Promise.all(Array.from({ length: connections }, connectOne));
   return {
     send(request) {
       const c = free.pop();
@@ -89,6 +107,9 @@ export async function openRawJunk(host: string, port: number, connections: numbe
     drain: () =>
       inFlight === 0 && queue.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve)),
     statuses,
-    close: () => opened.forEach((s) => s.destroy()),
+    close: () => {
+      closing = true;
+      for (const socket of open) socket.destroy();
+    },
   };
 }

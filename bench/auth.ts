@@ -4,8 +4,9 @@
 // second process over loopback; (c) all three at the same offered load, and the auth cost split into the
 // verification inside the server and the rest; (d) one database round trip by the driver and raw (what a
 // state-changing request's share of the shared replay store is made of; a GET has none). Ends with one JSON line.
-// `npm run bench -- auth junk [--seconds 15] [--rounds 3] [--junkRate 1000] [--validRate 200]`: instead, the valid
-// clients' p99 with and without 1,000 requests/s of random keys, and the server's CPU per junk request
+// `npm run bench -- auth junk [--seconds 15] [--rounds 3] [--junkRate 1000] [--validRate 200] [--junkTickMs 1]`:
+// instead, the valid clients' p99 with and without 1,000 requests/s of random keys (sent what has come due every
+// junkTickMs: 1 paces them one by one, 10 sends bursts of 10), and the server's CPU per junk request
 // (bench/lib/auth-junk.ts).
 import { execFile } from 'node:child_process';
 import { randomBytes, type KeyObject } from 'node:crypto';
@@ -202,10 +203,10 @@ async function main(): Promise<void> {
 }
 
 async function junkMode(): Promise<void> {
-  const flags = numberFlags({ seconds: 15, rounds: 3, junkRate: 1000, validRate: 200 });
+  const flags = numberFlags({ seconds: 15, rounds: 3, junkRate: 1000, validRate: 200, junkTickMs: 1 });
   console.log(
     `auth bench, junk mode: node ${process.version}, ${cpus().length} CPUs; valid signed GETs at ${flags.validRate}/s, ` +
-      `random-key POSTs at ${flags.junkRate}/s, ${flags.rounds} × (${flags.seconds} s without, ${flags.seconds} s with)`,
+      `random-key POSTs at ${flags.junkRate}/s in ${flags.junkTickMs} ms ticks, ${flags.rounds} × (${flags.seconds} s without, ${flags.seconds} s with)`,
   );
   const m = await measureJunk({ token: randomBytes(24).toString('hex'), ...flags });
   for (const [i, q] of m.quiet.entries()) {

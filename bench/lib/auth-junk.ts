@@ -21,6 +21,8 @@ export interface JunkOptions {
   rounds: number;
   validRate: number;
   junkRate: number;
+  /** The junk sender's tick: what has come due is sent each tick (1: one request a tick at 1,000/s; 10: bursts of 10). */
+  junkTickMs: number;
 }
 
 export interface JunkPhase {
@@ -65,7 +67,7 @@ export async function measureJunk(opts: JunkOptions) {
       const lookupsBefore = keyLookups;
       const cpu = process.cpuUsage();
       const flood = withJunk
-        ? (ask(junk, { type: 'junk', rate: opts.junkRate, ms: junkMs }) as Promise<LoadResult & LoadReply>)
+        ? (ask(junk, { type: 'junk', rate: opts.junkRate, ms: junkMs, tickMs: opts.junkTickMs }) as Promise<LoadResult & LoadReply>)
         : undefined;
       const res = (await ask(valid, {
         type: 'run',

@@ -19,7 +19,7 @@ export type LoadCommand =
       /** Open loop at this many requests/s; absent: as fast as answered. */ rate?: number;
     }
   | { type: 'prepareJunk'; count: number; path: string; rate: number }
-  | { type: 'junk'; rate: number; ms: number };
+  | { type: 'junk'; rate: number; ms: number; tickMs: number };
 
 /** Tags this protocol's replies: tsx's loader uses the same IPC channel for its own messages. */
 export const LOAD_CHANNEL = 'herald-auth-load';
@@ -122,10 +122,11 @@ function prepareJunk(count: number, path: string, rate: number): void {
 }
 
 /**
- * `rate` of the prepared POSTs a second for `ms`, sent in 10 ms ticks, never waiting for answers (a request waits
+ * `rate` of the prepared POSTs a second for `ms`, sent in ticks of `tickMs` (each tick sends what has come due: at
+ * 1 ms and 1,000/s, one request a tick, paced as the valid clients are), never waiting for answers (a request waits
  * only for a free connection of JUNK's). Fails when fewer were prepared than the phase sends.
  */
-async function junk(rate: number, ms: number): Promise<LoadResult> {
+async function junk(rate: number, ms: number, tickMs: number): Promise<LoadResult> {
   const needed = Math.ceil((rate * ms) / 1000);
   if (junkBatch.length < needed) throw new Error(`junk: ${junkBatch.length} requests prepared, ${needed} needed`);
   const { hostname, port } = new URL(baseUrl);
@@ -137,7 +138,7 @@ async function junk(rate: number, ms: number): Promise<LoadResult> {
   while (performance.now() - started < ms) {
     const due = Math.floor(((performance.now() - started) * rate) / 1000);
     for (; sent < due; sent++) junkSender.send(junkBatch[sent]!);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, tickMs));
   }
   await junkSender.drain();
   const used = process.cpuUsage(cpu);
@@ -171,7 +172,7 @@ process.on('message', (cmd: LoadCommand) => {
         prepareJunk(cmd.count, cmd.path, cmd.rate);
         return reply({ type: 'ready' });
       case 'junk':
-        return reply(await junk(cmd.rate, cmd.ms));
+        return reply(await junk(cmd.rate, cmd.ms, cmd.tickMs));
     }
   })().catch((err: unknown) => reply({ type: 'error', message: String(err) }));
 });

@@ -67,7 +67,9 @@ export async function measureJunk(opts: JunkOptions) {
       const lookupsBefore = keyLookups;
       const cpu = process.cpuUsage();
       const flood = withJunk
-        ? (ask(junk, { type: 'junk', rate: opts.junkRate, ms: junkMs, tickMs: opts.junkTickMs }) as Promise<LoadResult & LoadReply>)
+        ? (ask(junk, { type: 'junk', rate: opts.junkRate, ms: junkMs, tickMs: opts.junkTickMs }) as Promise<
+            LoadResult & LoadReply
+          >)
         : undefined;
       const res = (await ask(valid, {
         type: 'run',

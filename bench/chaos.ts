@@ -5,7 +5,9 @@
 // worker processes is killed -9 every CHAOS_WORKER_KILL_SECONDS (10) and started again, and the API, the Temporal
 // dev server and the MongoDB-wire server are each killed -9 once (at 20 %, 45 % and 70 % of the fault phase) and
 // restarted on their data. Waits up to CHAOS_DRAIN_MINUTES (10) after the ingest for every delivery, then ends with
-// one JSON line; exit 0 when every goal is met. What each figure means: docs/chaos.md.
+// one JSON line; exit 0 when every goal is met. CHAOS_TEMPORAL=cluster runs it on a Temporal cluster of its own (the
+// server killed and restarted instead of the dev server); TEMPORAL_ADDRESS on a running Temporal it does not kill
+// (bench/lib/chaos-temporal.ts). What each figure means: docs/chaos.md.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +18,12 @@ import { loadMasterKey } from '../src/crypto/master-key.js';
 import { createStore } from '../src/store/index.js';
 import { createMongo } from '../src/store/mongo.js';
 import { createTemporal } from '../src/temporal/client.js';
+import { assertSearchAttributes } from '../src/temporal/namespace.js';
 import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js';
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
+import { cpuMeter } from './lib/chaos-cpu.js';
 import { createChaosLedger } from './lib/chaos-ledger.js';
-import { cpuSecondsOf } from './lib/delivery-phases.js';
+import { chaosTemporalChoice } from './lib/chaos-mode.js';
 import { chaosStack } from './lib/chaos-stack.js';
 import { workerPolling } from './lib/stack.js';
 import { quantile, round } from './lib/stats.js';
@@ -39,9 +43,10 @@ const size = {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const temporalChoice = chaosTemporalChoice(process.env);
 const tmp = mkdtempSync(join(tmpdir(), 'herald-chaos-'));
-const { env, config, apiPort, mongoPort, temporalPort, mongo, temporal, api, workers } = await chaosStack(tmp);
-const all: Supervised[] = [mongo, temporal, api, ...workers];
+const { env, config, apiPort, mongo, temporal, api, workers } = await chaosStack(tmp, temporalChoice);
+const all: Supervised[] = [mongo, ...temporal.processes, api, ...workers];
 // Whatever ends this process (an error, Ctrl-C, SIGTERM), the servers it started do not outlive it.
 process.on('exit', () => all.forEach((p) => p.killNow()));
 process.once('SIGINT', () => process.exit(130));
@@ -54,9 +59,17 @@ const timed: typeof fetch = (url, init) => fetch(url, { ...init, signal: AbortSi
 const admin = new HeraldAdminClient(`http://127.0.0.1:${apiPort}`, env.HERALD_ADMIN_TOKEN, timed);
 const temporalClient = createTemporal(config);
 
+/** The server's version, as its GetSystemInfo answers it. */
+async function temporalVersion(): Promise<string | null> {
+  const info = await temporalClient.connection.workflowService.getSystemInfo({}).catch(() => null);
+  return info?.serverVersion || null;
+}
+
 async function setUp(): Promise<string> {
   await mongo.start();
   await temporal.start();
+  // An external server without Herald's search attributes: stop here, naming the fix (the workers would not start).
+  await assertSearchAttributes(temporalClient.connection, config.TEMPORAL_NAMESPACE);
   await api.start();
   await Promise.all(workers.map((w) => w.start()));
   await workerPolling(temporalClient, config, undefined, workers.length);
@@ -103,6 +116,12 @@ interface Fault {
 }
 
 const integratorId = await setUp();
+const version = await temporalVersion();
+console.log(
+  `chaos: Temporal ${temporal.mode} at ${temporal.address}${version ? ` (server ${version})` : ''}: ${
+    temporal.server ? 'killed -9 once in the fault phase' : 'external, so never killed: no Temporal fault in this run'
+  }`,
+);
 const t0 = Date.now();
 const ingestMs = (size.events / size.rate) * 1000;
 const faultsFrom = t0 + ingestMs * size.calmFraction;
@@ -110,19 +129,8 @@ const ingestEnd = t0 + ingestMs;
 const faults: Fault[] = [];
 const samples: { at: number; waiting: number }[] = [];
 const sampler = setInterval(() => samples.push({ at: Date.now(), waiting: ledger.waiting() }), 1_000);
-const cpuNow = () => ({
-  mongo: cpuSecondsOf(['-listen', `127.0.0.1:${mongoPort}`]),
-  temporal: cpuSecondsOf(['--port', String(temporalPort)]),
-});
-const cpu = { mongo: 0, temporal: 0 };
-const cpuLast = cpuNow(); // from t0: the set-up's CPU is not counted
-const cpuSampler = setInterval(() => {
-  const now = cpuNow();
-  for (const k of ['mongo', 'temporal'] as const) {
-    cpu[k] += Math.max(0, now[k] - cpuLast[k]); // a restarted process starts again from 0
-    cpuLast[k] = now[k];
-  }
-}, 2_000);
+const cpu = cpuMeter({ mongoWire: () => mongo.pid, ...temporal.pids }); // from t0: the set-up's CPU is not counted
+const cpuSampler = setInterval(() => cpu.tick(), 2_000);
 
 async function fault(what: string, target: Supervised, at: number): Promise<void> {
   await sleep(Math.max(0, at - Date.now()));
@@ -135,7 +143,7 @@ async function fault(what: string, target: Supervised, at: number): Promise<void
 const faultPhase = ingestEnd - faultsFrom;
 const chaos = [
   fault('api', api, faultsFrom + 0.2 * faultPhase),
-  fault('temporal', temporal, faultsFrom + 0.45 * faultPhase),
+  ...(temporal.server ? [fault('temporal', temporal.server, faultsFrom + 0.45 * faultPhase)] : []),
   fault('mongo-wire', mongo, faultsFrom + 0.7 * faultPhase),
   (async () => {
     for (
@@ -166,6 +174,7 @@ while (ledger.delivered() < expected() && Date.now() < drainDeadline) await slee
 clearInterval(sampler);
 clearInterval(cpuSampler);
 const endAt = Date.now();
+const cpuSeconds = cpu.seconds();
 
 /** Counts the deliveries the API shows with `status`, every page. */
 async function countInApi(status: 'succeeded'): Promise<number> {
@@ -193,6 +202,8 @@ const rate = (from: number, to: number) => round(ledger.deliveredBetween(from, t
 const duplicates = ledger.duplicates();
 const lastDelivered = ledger.lastDeliveredAt();
 const figures = {
+  temporal: temporal.mode,
+  temporalVersion: version,
   size,
   events: ledger.ingestedCount,
   eventsNotStored: notStored,
@@ -214,10 +225,10 @@ const figures = {
     recoveryP50S: round(quantile(workerRecovery, 0.5)),
     recoveryMaxS: round(Math.max(...workerRecovery, 0)),
   },
-  cores: {
-    mongoWire: round(cpu.mongo / ((endAt - t0) / 1000), 2),
-    temporal: round(cpu.temporal / ((endAt - t0) / 1000), 2),
-  },
+  /** Average cores over the run; `temporal` is the server process alone, `postgres` (a cluster's) beside it. */
+  cores: Object.fromEntries(
+    Object.entries(cpuSeconds).map(([name, secs]) => [name, round(secs / ((endAt - t0) / 1000), 2)]),
+  ),
   runSeconds: round((endAt - t0) / 1000),
 };
 const goals = {
@@ -231,7 +242,7 @@ const goals = {
 const pass = Object.values(goals).every(Boolean);
 
 await Promise.allSettled([temporalClient.close(), receiver.close()]);
-for (const p of [...workers, api, temporal, mongo]) await p.stop();
+for (const p of [...workers, api, ...[...temporal.processes].reverse(), mongo]) await p.stop();
 console.log(`logs: ${tmp}`);
 if (pass && !process.env.HERALD_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
 console.log(

@@ -101,12 +101,16 @@ export function createPhaseRecorder() {
   };
 }
 
-/** CPU seconds (user + system) so far of `pid` and its children (PostgreSQL: the postmaster and its backends). */
+/**
+ * CPU seconds (user + system) so far of `pid` and its children (PostgreSQL: the postmaster and its backends), the
+ * children it has reaped included (a backend whose connection closed), so that the figure never goes down.
+ */
 export function cpuSecondsOfTree(pid: number): number {
   let ticks = 0;
   for (const each of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const fields = readFileSync(`/proc/${each}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(each) === pid) ticks += Number(fields[13]) + Number(fields[14]); // cutime, cstime: reaped children
       if (Number(each) === pid || Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // the process ended meanwhile

@@ -13,6 +13,8 @@ export interface Supervised {
   /** SIGKILL of its process group, synchronously: for the run's own exit, so that nothing is left behind. */
   killNow(): void;
   readonly restarts: number;
+  /** Its process's pid while it runs. */
+  readonly pid: number | undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -51,6 +53,9 @@ export function supervised(name: string, launch: () => Promise<Managed>, retryMs
     name,
     get restarts() {
       return restarts;
+    },
+    get pid() {
+      return current?.child.pid;
     },
     start: up,
     async kill9() {

@@ -7,7 +7,7 @@
 // port) "temporal" is the server process and its PostgreSQL together, as the dev server's includes its SQLite.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { clusterPorts } from '../../scripts/lib/cluster.js';
+import { clusterPorts } from '../../scripts/lib/cluster-layout.js';
 import { cpuSecondsOf, cpuSecondsOfTree } from './delivery-phases.js';
 import { pidListeningOn } from './proc-stats.js';
 import { pool, round } from './stats.js';

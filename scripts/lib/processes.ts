@@ -22,6 +22,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether a server could listen on `port` of 127.0.0.1 now: nothing listens there (on it or on every address). */
+export async function portFree(port: number): Promise<boolean> {
+  return await new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
 export async function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return await new Promise((resolve) => {
     const socket = connect({ port, host }, () => {

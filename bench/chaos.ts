@@ -1,4 +1,4 @@
-// `npm run chaos` (not in CI; ≈ 15 minutes at the full size; loopback only): issue 14's chaos run, on servers of its
+// `npm run chaos` (not in CI; ≈ 5 minutes at the full size; loopback only): issue 14's chaos run, on servers of its
 // own in a temp folder so that it can kill them. CHAOS_EVENTS events (default 2,000) at CHAOS_RATE events/s
 // (default 10), each to two subscriptions of one HTTPS receiver that answers 503 to every tenth first receipt. The
 // first CHAOS_CALM_FRACTION (0.25) of the ingest runs without faults; then, until the ingest ends, one of the two

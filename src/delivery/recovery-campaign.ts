@@ -111,9 +111,20 @@ export async function readCampaign(
   );
 }
 
-/** The state of a running campaign, asked of its workflow by id (the re-delivery gate asks its own). */
-export async function campaignStateOf(deps: Pick<Deps, 'client'>, workflowId: string): Promise<CampaignState> {
-  return (await deps.client.workflow.getHandle(workflowId).query(campaignProgressQuery)).state;
+/**
+ * The state of a running campaign, asked of its workflow by id (the re-delivery gate asks its own) within
+ * `answerWithinMs`: WorkflowUnansweredError when no worker answers (the asking activity fails and is retried).
+ */
+export async function campaignStateOf(
+  deps: Pick<Deps, 'client' | 'answerWithinMs'>,
+  workflowId: string,
+): Promise<CampaignState> {
+  const handle = deps.client.workflow.getHandle(workflowId);
+  const what = `the state query of ${workflowId}`;
+  const progress = await withinDeadline(deps.client, deps.answerWithinMs, what, () =>
+    handle.query(campaignProgressQuery),
+  );
+  return progress.state;
 }
 
 const controls = {

@@ -86,7 +86,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
     campaign: (integratorId: string, campaignId: string) => readCampaign(campaigns, integratorId, campaignId),
     controlCampaign: (campaign: CampaignProgress, control: CampaignControl) =>
       controlCampaign(campaigns, campaign, control),
-    campaignState: (workflowId: string) => campaignStateOf(temporal, workflowId),
+    campaignState: (workflowId: string) => campaignStateOf(campaigns, workflowId),
   };
 }
 

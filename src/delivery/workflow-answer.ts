@@ -5,7 +5,8 @@ import {
   type Client,
 } from '@temporalio/client';
 
-/** gRPC's DEADLINE_EXCEEDED. */
+/** gRPC's CANCELLED and DEADLINE_EXCEEDED. */
+const CANCELLED = 1;
 const DEADLINE_EXCEEDED = 4;
 
 /**
@@ -16,10 +17,15 @@ export class WorkflowUnansweredError extends Error {
   override readonly name = 'WorkflowUnansweredError';
 }
 
-function isDeadline(err: unknown): boolean {
+/**
+ * Whether `err` is the deadline at `deadline`: DEADLINE_EXCEEDED, or CANCELLED once it has passed (the client's
+ * retry of a call the server answered UNAVAILABLE or RESOURCE_EXHAUSTED is cancelled by the deadline while it waits).
+ */
+function isDeadline(err: unknown, deadline: number): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
   const grpc = err instanceof ServiceError ? err.cause : err;
-  return isGrpcServiceError(grpc) && grpc.code === DEADLINE_EXCEEDED;
+  if (!isGrpcServiceError(grpc)) return false;
+  return grpc.code === DEADLINE_EXCEEDED || (grpc.code === CANCELLED && Date.now() >= deadline);
 }
 
 /**
@@ -27,10 +33,11 @@ function isDeadline(err: unknown): boolean {
  * query to a workflow no worker polls for waits as long as the server lets it, and then fails as an internal error.
  */
 export async function withinDeadline<T>(client: Client, ms: number, what: string, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + ms;
   try {
-    return await client.withDeadline(Date.now() + ms, fn);
+    return await client.withDeadline(deadline, fn);
   } catch (err) {
-    if (isDeadline(err))
+    if (isDeadline(err, deadline))
       throw new WorkflowUnansweredError(`no worker answered ${what} within ${ms} ms`, { cause: err });
     throw err;
   }

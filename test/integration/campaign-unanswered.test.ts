@@ -16,16 +16,22 @@ describe('a recovery campaign no worker answers for', { timeout: 60_000 }, () =>
   let app: FastifyInstance;
   let baseUrl: string;
   let alice: TestIntegrator;
+  let bob: TestIntegrator;
   const started: string[] = [];
+  /** The app's error log lines: shown with a failed assertion. */
+  const errors: string[] = [];
 
   before(async () => {
     // No worker is started: the campaign's workflow starts (the server takes it) but nothing answers its query.
-    ({ app } = await buildTestApp({
-      HERALD_DNS_STATIC: SUBSCRIPTION_DNS,
-      HERALD_WORKFLOW_ANSWER_MS: String(ANSWER_MS),
-    }));
+    ({ app } = await buildTestApp(
+      { HERALD_DNS_STATIC: SUBSCRIPTION_DNS, HERALD_WORKFLOW_ANSWER_MS: String(ANSWER_MS), LOG_LEVEL: 'error' },
+      undefined,
+      { write: (line: string) => void errors.push(line) },
+    ));
     baseUrl = await listen(app);
     alice = await registerIntegrator(app, baseUrl, 'unanswered');
+    // Opening a campaign asks the integrator's running ones for their state: bob's first is opened apart from alice's.
+    bob = await registerIntegrator(app, baseUrl, 'unanswered-bob');
   });
   after(async () => {
     // Nothing will ever run them: end them rather than leave them open on the shared dev server.
@@ -37,12 +43,12 @@ describe('a recovery campaign no worker answers for', { timeout: 60_000 }, () =>
     await closeTestApp(app);
   });
 
-  const send = async (method: string, path: string, body?: unknown) => {
+  const send = async (method: string, path: string, body?: unknown, who = alice) => {
     const text = body === undefined ? '' : JSON.stringify(body);
     const started = performance.now();
     const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: signedHeaders(alice, method, path, text),
+      headers: signedHeaders(who, method, path, text),
       ...(text ? { body: text } : {}),
     });
     return { res, body: (await res.json()) as unknown, ms: performance.now() - started };
@@ -66,7 +72,7 @@ describe('a recovery campaign no worker answers for', { timeout: 60_000 }, () =>
     for (const [method, path, body] of calls) {
       const { res, body: answer, ms } = await send(method, path, body);
       const where = `${method} ${path}`;
-      assert.equal(res.status, 503, `${where}: ${JSON.stringify(answer)}`);
+      assert.equal(res.status, 503, `${where}: ${JSON.stringify(answer)}\n${errors.join('')}`);
       assert.deepEqual(
         answer,
         {
@@ -79,6 +85,23 @@ describe('a recovery campaign no worker answers for', { timeout: 60_000 }, () =>
       assert.equal(res.headers.get('retry-after'), '5', where);
       assert.ok(ms >= ANSWER_MS * 0.9 && ms < ANSWER_MS + 4_000, `${where}: answered after ${Math.round(ms)} ms`);
     }
+  });
+
+  it("the delivery service's campaign state (the re-delivery gate's question) gives up within the deadline too", async () => {
+    const subscription = await bob.client.createSubscription({ url: HOOK_URL, eventTypes: [] });
+    const window = { since: '2026-02-01T00:00:00.000Z', until: '2026-02-02T00:00:00.000Z' };
+    const opened = await send('POST', `/v1/webhooks/subscriptions/${subscription.id}/recover`, window, bob);
+    assert.equal(opened.res.status, 202, JSON.stringify(opened.body));
+    const { id } = opened.body as { id: string };
+    started.push(id);
+    const t0 = performance.now();
+    await assert.rejects(app.deliveryService.campaignState(campaignWorkflowId(id)), (err: Error) => {
+      assert.equal(err.name, 'WorkflowUnansweredError');
+      assert.match(err.message, new RegExp(`within ${ANSWER_MS} ms`));
+      return true;
+    });
+    const ms = performance.now() - t0;
+    assert.ok(ms >= ANSWER_MS * 0.9 && ms < ANSWER_MS + 4_000, `gave up after ${Math.round(ms)} ms`);
   });
 
   it('declares the 503 on each campaign operation of the document', async () => {

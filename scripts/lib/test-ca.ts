@@ -8,7 +8,7 @@ export interface TestCa {
   readonly caCert: string;
   /** The CA plus the certificates of `alsoTrust`, for NODE_EXTRA_CA_CERTS (which names a single file). */
   readonly caBundle: string;
-  /** Leaf certificate and key for `example.com` and `*.example.com`, signed by the CA. */
+  /** Leaf certificate and key for `leafNames` (default `example.com` and `*.example.com`), signed by the CA. */
   readonly leafCert: string;
   readonly leafKey: string;
 }
@@ -20,8 +20,14 @@ const openssl = (args: string[]): void => {
 /**
  * A throw-away CA and one leaf certificate, made with the openssl CLI (no npm package) in `dir`. P-256 keys keep it
  * fast; two days of validity is plenty for one test run (`npm run dev` keeps its own longer in .data/tls/).
+ * `leafNames` are the leaf's subjectAltName entries (`DNS:…`, `IP:…`).
  */
-export function createTestCa(dir: string, alsoTrust?: string, days = 2): TestCa {
+export function createTestCa(
+  dir: string,
+  alsoTrust?: string,
+  days = 2,
+  leafNames: readonly string[] = ['DNS:example.com', 'DNS:*.example.com'],
+): TestCa {
   mkdirSync(dir, { recursive: true });
   const path = (name: string): string => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
@@ -35,7 +41,7 @@ export function createTestCa(dir: string, alsoTrust?: string, days = 2): TestCa 
   writeFileSync(
     path('leaf.ext'),
     [
-      'subjectAltName=DNS:example.com,DNS:*.example.com',
+      `subjectAltName=${leafNames.join(',')}`,
       'basicConstraints=critical,CA:FALSE',
       'keyUsage=critical,digitalSignature',
       'extendedKeyUsage=serverAuth',

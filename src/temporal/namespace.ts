@@ -48,8 +48,20 @@ export function compareSearchAttributes(registered: Readonly<Record<string, numb
   return state;
 }
 
+/** The names of `state`'s missing attributes (its entries read `Name (Type)`). */
+const missingNames = (state: SearchAttributeState): string[] => state.missing.map((m) => m.slice(0, m.indexOf(' ')));
+
+/**
+ * Runs an operator call with the `temporal-namespace` header, by which Temporal Cloud's regional API-key endpoint
+ * finds the namespace: the SDK adds it to workflow-service calls only.
+ */
+const inNamespace = <T>(connection: Connection, namespace: string, call: () => Promise<T>): Promise<T> =>
+  connection.withMetadata({ 'temporal-namespace': namespace }, call);
+
 export async function readSearchAttributes(connection: Connection, namespace: string): Promise<SearchAttributeState> {
-  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+  const { customAttributes } = await inNamespace(connection, namespace, () =>
+    connection.operatorService.listSearchAttributes({ namespace }),
+  );
   return compareSearchAttributes((customAttributes ?? {}) as Record<string, number>);
 }
 
@@ -62,13 +74,24 @@ export async function addMissingSearchAttributes(
   namespace: string,
   state: SearchAttributeState,
 ): Promise<string[]> {
-  const names = state.missing.map((m) => m.slice(0, m.indexOf(' ')));
+  const names = missingNames(state);
   if (names.length === 0) return [];
-  await connection.operatorService.addSearchAttributes({
-    namespace,
-    searchAttributes: Object.fromEntries(names.map((name) => [name, heraldSearchAttributeTypes[name]!])),
-  });
+  await inNamespace(connection, namespace, () =>
+    connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(names.map((name) => [name, heraldSearchAttributeTypes[name]!])),
+    }),
+  );
   return names;
+}
+
+/**
+ * The tcld command that adds `state`'s missing attributes on Temporal Cloud, whose custom search attributes are
+ * managed through its control plane (tcld, the Cloud UI, the Cloud Ops API) rather than the operator API.
+ */
+export function cloudSearchAttributeCommand(namespace: string, state: SearchAttributeState): string {
+  const flags = missingNames(state).map((name) => `--sa "${name}=${typeName(heraldSearchAttributeTypes[name])}"`);
+  return `tcld namespace search-attributes add -n ${namespace} ${flags.join(' ')}`;
 }
 
 /** Why a namespace is not ready for Herald, with the command that fixes it; null when it is. */

@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { createClientCert, createTestCa } from '../../scripts/lib/test-ca.js';
-import { buildApp } from '../../src/process/app.js';
-import { createWorkerRuntime } from '../../src/process/worker-runtime.js';
 import { cli } from '../helpers/cli.js';
 import { startDeliveryStack } from '../helpers/delivery-stack.js';
-import { requireEnv, testConfig } from '../helpers/env.js';
+import { requireEnv } from '../helpers/env.js';
+import { assertTemporalRefused } from '../helpers/temporal-refusal.js';
 
 interface TlsProxy {
   readonly port: number;
@@ -123,19 +122,7 @@ describe('Temporal behind TLS with client certificates (a TLS proxy on loopback)
     ['the wrong server name', { TEMPORAL_TLS_SERVER_NAME: 'temporal.example.org' }],
   ] as const) {
     it(`refuses ${name}: the API is not ready, the worker does not start`, async () => {
-      const env = { ...tlsEnv, ...(typeof change === 'function' ? change() : change) };
-      const app = await buildApp({ config: testConfig(env), logger: false });
-      try {
-        const ready = await app.inject({ method: 'GET', url: '/v1/health/ready' });
-        assert.equal(ready.statusCode, 503);
-        assert.equal(ready.json<{ checks: { temporal: string } }>().checks.temporal, 'down');
-      } finally {
-        await app.mongo.db.dropDatabase().catch(() => undefined);
-        await app.close();
-      }
-      await assert.rejects(
-        createWorkerRuntime(testConfig(env), { logger: { info: () => {}, warn: () => {}, error: () => {} } }),
-      );
+      await assertTemporalRefused({ ...tlsEnv, ...(typeof change === 'function' ? change() : change) });
     });
   }
 });

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import proto from '@temporalio/proto';
 import {
+  cloudSearchAttributeCommand,
   compareSearchAttributes,
   heraldSearchAttributeTypes,
   searchAttributeProblem,
@@ -42,6 +43,15 @@ describe("Herald's search attributes in a namespace", () => {
       /namespace prod lacks Herald's search attributes HeraldEventType \(Keyword\), HeraldAttemptCount/,
     );
     assert.match(problem, /run `herald temporal setup`/);
+  });
+
+  it('name the tcld command that adds the missing ones on Temporal Cloud, with their types', () => {
+    const { HeraldEventType: _dropped, HeraldAttemptCount: _too, ...rest } = all;
+    assert.equal(
+      cloudSearchAttributeCommand('herald-prod.a1b2c', compareSearchAttributes(rest)),
+      'tcld namespace search-attributes add -n herald-prod.a1b2c --sa "HeraldEventType=Keyword" ' +
+        '--sa "HeraldAttemptCount=Int"',
+    );
   });
 
   it('tell a wrongly typed one apart: setup cannot fix it in place', () => {

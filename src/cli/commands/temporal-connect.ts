@@ -1,6 +1,6 @@
 // How `herald temporal …` reaches Temporal: the same TEMPORAL_* settings as the API and the worker (address,
 // namespace, TLS / mTLS files, API key; src/temporal/connection.ts), checked the same way, within one deadline.
-import { Connection } from '@temporalio/client';
+import { Connection, isGrpcServiceError } from '@temporalio/client';
 import { loadConfig, type Config } from '../../config.js';
 import { temporalConnectionOptions } from '../../temporal/connection.js';
 import { integerValue } from '../flags.js';
@@ -26,6 +26,57 @@ export interface TemporalSession {
   readonly tls: { tls: boolean; mtls: boolean; apiKey: boolean };
 }
 
+/** gRPC status codes the commands explain. */
+export const grpcStatus = {
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
+  UNIMPLEMENTED: 12,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+
+/** The gRPC error behind `err`: the client wraps a failed connect in an error whose cause is the call's. */
+function grpcErrorOf(err: unknown): { code: number; details: string } | undefined {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1)
+    if (isGrpcServiceError(e)) return e;
+  return undefined;
+}
+
+export const grpcCode = (err: unknown): number | undefined => grpcErrorOf(err)?.code;
+
+/** `err`'s message with its causes', so a wrapped gRPC status ("14 UNAVAILABLE: …") is not lost. */
+const messageOf = (err: unknown): string => {
+  const cause = (err as { cause?: unknown }).cause;
+  const own = err instanceof Error ? err.message : String(err);
+  return cause instanceof Error && !own.includes(cause.message) ? `${own}: ${messageOf(cause)}` : own;
+};
+
+/** What to check when the server refuses the credentials, by what the settings hold. */
+function credentialSettings(config: Config): string {
+  if (config.TEMPORAL_API_KEY !== undefined) return 'check TEMPORAL_API_KEY';
+  if (config.TEMPORAL_API_KEY_FILE !== undefined)
+    return `check the key in TEMPORAL_API_KEY_FILE (${config.TEMPORAL_API_KEY_FILE})`;
+  if (config.TEMPORAL_TLS_CERT_FILE !== undefined) return 'check TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE';
+  return 'the server wants credentials: set TEMPORAL_API_KEY (or TEMPORAL_API_KEY_FILE) or a client certificate';
+}
+
+/** A refusal of the credentials or of access, naming the settings to check; null for any other error. */
+function accessProblem(err: unknown, config: Config): CliError | null {
+  const grpc = grpcErrorOf(err);
+  const at = `Temporal at ${config.TEMPORAL_ADDRESS}`;
+  if (grpc?.code === grpcStatus.UNAUTHENTICATED)
+    return new CliError(
+      `${at} refused the credentials (UNAUTHENTICATED: ${grpc.details}): ${credentialSettings(config)}`,
+    );
+  if (grpc?.code === grpcStatus.PERMISSION_DENIED)
+    return new CliError(
+      `${at} denied access to namespace ${config.TEMPORAL_NAMESPACE} (PERMISSION_DENIED: ${grpc.details}): the ` +
+        'API key or client certificate has no role on it, or not the one this command needs',
+    );
+  return null;
+}
+
 /** Connects with the environment's settings (a bad file or combination fails here, naming the variable). */
 async function connect(io: CliIo, ms: number): Promise<TemporalSession> {
   const config = loadConfig(io.env); // ConfigError: printed as is, exit 1
@@ -39,7 +90,10 @@ async function connect(io: CliIo, ms: number): Promise<TemporalSession> {
     };
     return { config, connection, tls };
   } catch (err) {
-    throw new CliError(`cannot connect to Temporal at ${config.TEMPORAL_ADDRESS}: ${(err as Error).message}`);
+    throw (
+      accessProblem(err, config) ??
+      new CliError(`cannot connect to Temporal at ${config.TEMPORAL_ADDRESS}: ${messageOf(err)}`)
+    );
   }
 }
 
@@ -48,6 +102,8 @@ export async function withConnection<T>(io: CliIo, ms: number, fn: (s: TemporalS
   const session = await connect(io, ms);
   try {
     return await session.connection.withDeadline(Date.now() + ms, () => fn(session));
+  } catch (err) {
+    throw accessProblem(err, session.config) ?? err;
   } finally {
     await session.connection.close();
   }

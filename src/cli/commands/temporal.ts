@@ -1,24 +1,27 @@
 // `herald temporal check|setup`: is the namespace ready for Herald (its search attributes, its retention), and make
 // it so, through the operator API with the API's and the worker's TEMPORAL_* settings (docs/temporal-cluster.md).
-import { isGrpcServiceError } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import {
   addMissingSearchAttributes,
+  cloudSearchAttributeCommand,
   RECOMMENDED_RETENTION_SECONDS,
   readSearchAttributes,
   searchAttributeProblem,
+  type SearchAttributeState,
 } from '../../temporal/namespace.js';
 import { defineCommand } from '../program.js';
 import { CliError, printJson } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
-import { ENV_HELP, timeoutMs, timeoutOption, withConnection, type TemporalSession } from './temporal-connect.js';
+import {
+  ENV_HELP,
+  grpcCode,
+  grpcStatus,
+  timeoutMs,
+  timeoutOption,
+  withConnection,
+  type TemporalSession,
+} from './temporal-connect.js';
 import { temporalInspectCommand } from './temporal-inspect.js';
-
-/** gRPC status codes the commands explain. */
-const NOT_FOUND = 5;
-const PERMISSION_DENIED = 7;
-
-const grpcCode = (err: unknown): number | undefined => (isGrpcServiceError(err) ? err.code : undefined);
 
 const seconds = (d: { seconds?: unknown } | null | undefined): number | null =>
   d?.seconds === undefined || d.seconds === null ? null : Number(d.seconds);
@@ -28,8 +31,8 @@ async function describe({ config, connection, tls }: TemporalSession) {
   const namespace = config.TEMPORAL_NAMESPACE;
   const info = await connection.workflowService.getSystemInfo({});
   const ns = await connection.workflowService.describeNamespace({ namespace }).catch((err: unknown) => {
-    if (grpcCode(err) === NOT_FOUND) return null;
-    throw new CliError(`namespace ${namespace}: ${(err as Error).message}`);
+    if (grpcCode(err) === grpcStatus.NOT_FOUND) return null;
+    throw new CliError(`namespace ${namespace}: ${(err as Error).message}`, { cause: err });
   });
   const base = { address: config.TEMPORAL_ADDRESS, namespace, ...tls, serverVersion: info.serverVersion ?? null };
   return ns && { ...base, retentionSeconds: seconds(ns.config?.workflowExecutionRetentionTtl) };
@@ -45,7 +48,7 @@ async function onceKnown<T>(read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (err) {
-      if (grpcCode(err) !== NOT_FOUND || Date.now() > deadline) throw err;
+      if (grpcCode(err) !== grpcStatus.NOT_FOUND || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -65,6 +68,27 @@ function noteRetention(io: CliIo, command: string, namespace: string, retention:
     `herald temporal ${command}: note: namespace ${namespace} keeps closed workflows ${days} day${days === 1 ? '' : 's'}, less than ` +
       `the 7 days recommended (docs/deploy.md, "Namespace retention and history size"): ` +
       `temporal operator namespace update --retention 7d ${namespace}\n`,
+  );
+}
+
+/** Temporal Cloud's gRPC endpoints: `<ns>.<account>.tmprl.cloud`, `<region>.<cloud>.api.temporal.io`. */
+const isTemporalCloud = (address: string): boolean => /\.(tmprl\.cloud|api\.temporal\.io)(:\d+)?$/.test(address);
+
+/**
+ * Why adding the search attributes failed. Temporal Cloud manages custom search attributes through its control plane
+ * (tcld, the Cloud UI, the Cloud Ops API), not the operator API: the message there names the tcld command.
+ */
+function refusedSetup(address: string, namespace: string, state: SearchAttributeState, err: unknown): unknown {
+  const code = grpcCode(err);
+  const refused = code === grpcStatus.PERMISSION_DENIED || code === grpcStatus.UNIMPLEMENTED;
+  const transient = code === grpcStatus.UNAVAILABLE || code === grpcStatus.DEADLINE_EXCEEDED;
+  // Elsewhere on Cloud, any answer but a refused key or an outage means the call is not served there.
+  if (!refused && (!isTemporalCloud(address) || transient || code === grpcStatus.UNAUTHENTICATED)) return err;
+  return new CliError(
+    `Temporal refused to add search attributes to ${namespace} (${(err as Error).message}). On Temporal Cloud, add ` +
+      `them with \`${cloudSearchAttributeCommand(namespace, state)}\` (or in the Cloud UI, or through the Cloud Ops ` +
+      "API), then run `herald temporal check`; on a self-hosted server, the credentials need the namespace's admin " +
+      'role (docs/temporal-cluster.md)',
   );
 }
 
@@ -120,12 +144,7 @@ const setupCommand = defineCommand({
       const conflict = before.conflicting.length > 0 && searchAttributeProblem(namespace, before);
       if (conflict) throw new CliError(conflict);
       const created = await addMissingSearchAttributes(connection, namespace, before).catch((err: unknown) => {
-        if (grpcCode(err) !== PERMISSION_DENIED) throw err;
-        throw new CliError(
-          `Temporal refused to add search attributes to ${namespace} (${(err as Error).message}): the credentials ` +
-            "need the namespace's admin role (Temporal Cloud: an API key of a namespace Admin, or add them in the " +
-            'Cloud UI)',
-        );
+        throw refusedSetup(config.TEMPORAL_ADDRESS, namespace, before, err);
       });
       const problem = searchAttributeProblem(namespace, await readSearchAttributes(connection, namespace));
       if (problem) throw new CliError(problem);

@@ -67,7 +67,8 @@ function noteRetention(io: CliIo, command: string, namespace: string, retention:
   io.stderr.write(
     `herald temporal ${command}: note: namespace ${namespace} keeps closed workflows ${days} day${days === 1 ? '' : 's'}, less than ` +
       `the 7 days recommended (docs/deploy.md, "Namespace retention and history size"): ` +
-      `temporal operator namespace update --retention 7d ${namespace}\n`,
+      `temporal operator namespace update --retention 7d ${namespace} ` +
+      `(Temporal Cloud: tcld namespace retention set -n ${namespace} --retention-days 7)\n`,
   );
 }
 

@@ -8,6 +8,8 @@ import {
 /** gRPC's CANCELLED and DEADLINE_EXCEEDED. */
 const CANCELLED = 1;
 const DEADLINE_EXCEEDED = 4;
+/** A timer may fire a little before its time: a CANCELLED this close to the deadline is the deadline's. */
+const DEADLINE_SLACK_MS = 50;
 
 /**
  * No worker answered a query or an update of a workflow in time: none is running, or all are too busy. The workflow
@@ -25,7 +27,7 @@ function isDeadline(err: unknown, deadline: number): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
   const grpc = err instanceof ServiceError ? err.cause : err;
   if (!isGrpcServiceError(grpc)) return false;
-  return grpc.code === DEADLINE_EXCEEDED || (grpc.code === CANCELLED && Date.now() >= deadline);
+  return grpc.code === DEADLINE_EXCEEDED || (grpc.code === CANCELLED && Date.now() >= deadline - DEADLINE_SLACK_MS);
 }
 
 /**

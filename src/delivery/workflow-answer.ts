@@ -1,13 +1,6 @@
-import {
-  isGrpcServiceError,
-  ServiceError,
-  WorkflowUpdateRPCTimeoutOrCancelledError,
-  type Client,
-} from '@temporalio/client';
+import { WorkflowUpdateRPCTimeoutOrCancelledError, type Client } from '@temporalio/client';
+import { grpcCode, grpcStatus } from '../util/grpc-status.js';
 
-/** gRPC's CANCELLED and DEADLINE_EXCEEDED. */
-const CANCELLED = 1;
-const DEADLINE_EXCEEDED = 4;
 /** A timer may fire a little before its time: a CANCELLED this close to the deadline is the deadline's. */
 const DEADLINE_SLACK_MS = 50;
 
@@ -25,9 +18,9 @@ export class WorkflowUnansweredError extends Error {
  */
 function isDeadline(err: unknown, deadline: number): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
-  const grpc = err instanceof ServiceError ? err.cause : err;
-  if (!isGrpcServiceError(grpc)) return false;
-  return grpc.code === DEADLINE_EXCEEDED || (grpc.code === CANCELLED && Date.now() >= deadline - DEADLINE_SLACK_MS);
+  const code = grpcCode(err);
+  if (code === grpcStatus.DEADLINE_EXCEEDED) return true;
+  return code === grpcStatus.CANCELLED && Date.now() >= deadline - DEADLINE_SLACK_MS;
 }
 
 /**

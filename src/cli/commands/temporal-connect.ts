@@ -1,8 +1,9 @@
 // How `herald temporal …` reaches Temporal: the same TEMPORAL_* settings as the API and the worker (address,
 // namespace, TLS / mTLS files, API key; src/temporal/connection.ts), checked the same way, within one deadline.
-import { Connection, isGrpcServiceError } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../config.js';
 import { temporalConnectionOptions } from '../../temporal/connection.js';
+import { grpcErrorOf, grpcStatus } from '../../util/grpc-status.js';
 import { integerValue } from '../flags.js';
 import { CliError } from '../support.js';
 import type { CliIo } from '../types.js';
@@ -25,25 +26,6 @@ export interface TemporalSession {
   /** How the connection is secured, as printed by the commands. */
   readonly tls: { tls: boolean; mtls: boolean; apiKey: boolean };
 }
-
-/** gRPC status codes the commands explain. */
-export const grpcStatus = {
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  PERMISSION_DENIED: 7,
-  UNIMPLEMENTED: 12,
-  UNAVAILABLE: 14,
-  UNAUTHENTICATED: 16,
-} as const;
-
-/** The gRPC error behind `err`: the client wraps a failed connect in an error whose cause is the call's. */
-function grpcErrorOf(err: unknown): { code: number; details: string } | undefined {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1)
-    if (isGrpcServiceError(e)) return e;
-  return undefined;
-}
-
-export const grpcCode = (err: unknown): number | undefined => grpcErrorOf(err)?.code;
 
 /** `err`'s message with its causes', so a wrapped gRPC status ("14 UNAVAILABLE: …") is not lost. */
 const messageOf = (err: unknown): string => {

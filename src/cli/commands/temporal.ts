@@ -12,15 +12,8 @@ import {
 import { defineCommand } from '../program.js';
 import { CliError, printJson } from '../support.js';
 import type { CliCommand, CliIo } from '../types.js';
-import {
-  ENV_HELP,
-  grpcCode,
-  grpcStatus,
-  timeoutMs,
-  timeoutOption,
-  withConnection,
-  type TemporalSession,
-} from './temporal-connect.js';
+import { grpcCode, grpcStatus } from '../../util/grpc-status.js';
+import { ENV_HELP, timeoutMs, timeoutOption, withConnection, type TemporalSession } from './temporal-connect.js';
 import { temporalInspectCommand } from './temporal-inspect.js';
 
 const seconds = (d: { seconds?: unknown } | null | undefined): number | null =>

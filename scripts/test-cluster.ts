@@ -6,7 +6,7 @@ import { clusterOptions, ensureClusterTools, startCluster, type Cluster } from '
 import { exitWithTestStatus } from './lib/processes.js';
 import { root } from './lib/servers.js';
 
-/** What differs between servers: starts, updates (test send, manual retry), timers, fairness, visibility, setup. */
+/** What differs between servers: starts, updates (test send, manual retry), timers, visibility, setup. */
 const CLUSTER_TESTS = [
   'delivery-e2e', // publish → signed POST, manual retry (update-with-start), DNS rebinding, cancel by DELETE
   'test-delivery', // test send (an update), manual retry of a terminated run
@@ -17,7 +17,6 @@ const CLUSTER_TESTS = [
   'late-event', // the first attempt's short activity retries on the real clock
   'recovery-campaigns', // a campaign: rate, pause/resume/cancel, continue-as-new, query, search attributes
   'api-worker', // eager workflow start
-  'fairness-isolation', // fairness keys (matching.enableFairness)
   'worker-process', // a worker killed -9 and one stopped by SIGTERM
   'cli-temporal', // herald temporal check / inspect
   'temporal-setup', // herald temporal setup on fresh namespaces

@@ -77,6 +77,8 @@ export interface TemporalDevOptions {
   /** SQLite file that keeps state across runs; omitted → in memory. */
   dbFile?: string;
   log?: string;
+  /** `KEY=JSON` dynamic configuration values that replace Herald's for this server (a test's own server). */
+  dynamicConfig?: readonly string[];
 }
 
 /**
@@ -127,9 +129,10 @@ export async function startTemporalDev(opts: TemporalDevOptions): Promise<Manage
       '--sqlite-pragma',
       'synchronous=normal',
     );
-  for (const value of [...heraldDynamicConfigFlags(), ...ONE_BOX_DYNAMIC_CONFIG]) {
-    args.push('--dynamic-config-value', value);
-  }
+  const keyOf = (value: string): string => value.slice(0, value.indexOf('='));
+  const overridden = new Set((opts.dynamicConfig ?? []).map(keyOf));
+  const defaults = [...heraldDynamicConfigFlags(), ...ONE_BOX_DYNAMIC_CONFIG].filter((v) => !overridden.has(keyOf(v)));
+  for (const value of [...defaults, ...(opts.dynamicConfig ?? [])]) args.push('--dynamic-config-value', value);
   for (const flag of searchAttributeFlags) args.push('--search-attribute', flag);
   const proc = spawnManaged('temporal', tools.temporal, args, { log: opts.log });
   await waitForPort(opts.port, 'the Temporal dev server', proc.child);

@@ -1,11 +1,13 @@
 // A circuit breaker per receiver origin, in each process that POSTs (issue 32). A hung endpoint holds an attempt slot
 // for the whole response timeout while using no CPU: at a few events a second one such endpoint would keep every slot
-// of a worker busy, its own attempts would queue behind each other and their schedule would slip by minutes. After
-// BREAKER_TIMEOUTS timeouts in a row the origin's attempts are answered `endpoint_unresponsive` at once, without a
-// request, for BREAKER_OPEN_MS; then one attempt at a time goes through as a probe, and the first answer of any kind
-// closes the breaker. A short-circuited attempt counts as a failed one, on the ordinary schedule.
+// of a worker busy, other endpoints' attempts would queue behind its own and their schedule would slip by minutes. An
+// endpoint that answers just inside the timeout does the same, so a slow answer (at least half the response timeout)
+// counts as a timeout here. After BREAKER_TIMEOUTS of them in a row the origin's attempts are answered
+// `endpoint_unresponsive` at once, without a request, for BREAKER_OPEN_MS; then one attempt at a time goes through as
+// a probe, and the first prompt answer of any kind closes the breaker. A short-circuited attempt counts as a failed
+// one, on the ordinary schedule.
 
-/** Timeouts in a row that open an origin's breaker. */
+/** Timeouts (or slow answers) in a row that open an origin's breaker. */
 export const BREAKER_TIMEOUTS = 5;
 /** How long an open breaker answers at once before it lets one probe through. */
 export const BREAKER_OPEN_MS = 10_000;
@@ -15,8 +17,8 @@ export type BreakerDecision = 'send' | 'probe' | 'hold';
 export interface EndpointBreaker {
   /** Whether a POST to `origin` may go now: `probe` is the one request let through an open breaker. */
   admit(origin: string): BreakerDecision;
-  /** What the POST came to: a timeout counts, any answer or other failure resets the count. */
-  report(origin: string, timedOut: boolean): void;
+  /** What the POST came to: a timeout or a slow answer counts, any other answer or failure resets the count. */
+  report(origin: string, stalled: boolean): void;
   /** Origins whose breaker is open now (for logs and tests). */
   open(): string[];
 }
@@ -51,9 +53,9 @@ export function createEndpointBreaker(
       s.probing = true;
       return 'probe';
     },
-    report(origin, timedOut) {
+    report(origin, stalled) {
       const s = states.get(origin);
-      if (!timedOut) {
+      if (!stalled) {
         if (s) states.delete(origin);
         return;
       }

@@ -38,7 +38,8 @@ export interface WebhookHttpClientOptions {
   /** Bounds the wait for the response headers, each gap in the body, and (with the connect timeout) the whole post. */
   responseTimeoutMs?: number;
   maxResponseBytes?: number;
-  /** Per origin: holds requests back while an origin's requests keep timing out (default: one of its own). */
+  /** Per origin: holds requests back while an origin's requests keep timing out or answering slowly (default: one of
+   * its own). */
   breaker?: EndpointBreaker;
 }
 
@@ -60,6 +61,8 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
     maxResponseBytes = RESPONSE_BODY_MAX_BYTES,
     breaker = createEndpointBreaker(),
   } = options;
+  /** An answer this slow holds a slot nearly as long as a timeout: the breaker counts it as one. */
+  const slowMs = responseTimeoutMs / 2;
   const connector = createPinnedConnector({ checkHost: policy.checkHost, timeoutMs: connectTimeoutMs });
   // Keep-alive pool per origin. undici 7's Agent follows no redirect without the redirect interceptor: a 3xx is
   // answered as is, so a receiver cannot bounce a delivery to an address that was never checked.
@@ -97,7 +100,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
     const outgoing = requestHeaders(userAgent, headers);
     const origin = syntax.url.origin;
     if (breaker.admit(origin) === 'hold') {
-      const error = `not sent: the last ${BREAKER_TIMEOUTS} requests to ${origin} timed out; one at a time tries it again`;
+      const error = `not sent: the last ${BREAKER_TIMEOUTS} requests to ${origin} timed out or took ${slowMs / 1000} s or more; one at a time tries it again`;
       return {
         outcome: 'endpoint_unresponsive',
         statusCode: null,
@@ -151,7 +154,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
       };
     } finally {
       clearTimeout(timer);
-      breaker.report(origin, timedOut);
+      breaker.report(origin, timedOut || elapsed() >= slowMs);
     }
   }
 

@@ -1,10 +1,16 @@
-// Isolation between endpoints (issue 32): every workflow of a subscription carries its id as the task queue's fairness
-// key (workflows/start-options.ts) and the Temporal server dispatches backlogged tasks round-robin across keys
-// (ops/temporal-dynamic-config.yaml). Here a worker with two attempt slots, one slow endpoint with a backlog of
-// attempts, and one healthy endpoint: the healthy one's delivery takes the next free slot instead of queueing behind
-// the whole backlog, as it did with one FIFO queue for everybody.
+// Isolation between endpoints with task-queue fairness turned on (issue 32; off by default, docs/temporal-cluster.md
+// "Task-queue fairness"): every workflow of a subscription carries its id as the task queue's fairness key
+// (workflows/start-options.ts) and a server with `matching.enableFairness` dispatches backlogged tasks round-robin
+// across keys. Here, on a dev server of its own with fairness on, a worker with two attempt slots, one slow endpoint
+// with a backlog of attempts, and one healthy endpoint: the healthy one's delivery takes the next free slot instead of
+// queueing behind the whole backlog, as it does in one FIFO queue.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, type Managed } from '../../scripts/lib/processes.js';
+import { startTemporalDev } from '../../scripts/lib/servers.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
@@ -22,15 +28,24 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: string): P
 
 describe('fairness between subscriptions', () => {
   let stack: DeliveryStack;
+  let temporal: Managed;
+  const tmp = mkdtempSync(join(tmpdir(), 'herald-fairness-'));
   before(async () => {
-    // The delivery queue's own name: ops/temporal-dynamic-config.yaml gives it one partition, where fairness is exact
-    // (`npm run test:cluster`; the dev server has one partition for every queue). This test bed runs no other worker.
-    const env = { HERALD_WORKER_MAX_ACTIVITIES: '2', TEMPORAL_TASK_QUEUE: 'herald-deliveries' };
+    const port = await freePort();
+    temporal = await startTemporalDev({
+      port,
+      log: join(tmp, 'temporal.log'),
+      dynamicConfig: ['matching.enableFairness=true'],
+    });
+    // The dev server has one partition for every queue: fairness is exact within a partition only.
+    const env = { HERALD_WORKER_MAX_ACTIVITIES: '2', TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
     stack = await startDeliveryStack({ env });
   });
   after(async () => {
     stack.delays.clear();
     await stack.stop();
+    await temporal.stop();
+    rmSync(tmp, { recursive: true, force: true });
   });
 
   it("starts a delivery with its subscription's fairness key", async () => {

@@ -167,6 +167,48 @@ describe('webhook HTTP client: failures and connection handling', () => {
     }
   });
 
+  it('answers that take half the response timeout or more count as timeouts: the breaker opens on them too', async () => {
+    let delayMs = 220;
+    const receiver = await startHttpsReceiver(() => ({ status: 500, delayMs }));
+    const breaker = createEndpointBreaker({ threshold: 2, openMs: 400 });
+    const client = clientWith({ connectTimeoutMs: 1000, responseTimeoutMs: 400, breaker });
+    const url = `https://receiver.example.com:${receiver.port}/hook`;
+    try {
+      const answered = await client.post(url, headers, json);
+      assert.equal(answered.outcome, 'http_error', 'a slow answer is still an answer');
+      assert.equal(answered.statusCode, 500);
+      assert.equal(breaker.open().length, 0, 'one slow answer does not open it');
+      await client.post(url, headers, json);
+      const held = await client.post(url, headers, json);
+      assert.equal(held.outcome, 'endpoint_unresponsive');
+      assert.match(held.error ?? '', /timed out or took 0\.2 s or more/);
+      assert.equal(receiver.requests.length, 2, 'a held request never reaches the receiver');
+      delayMs = 0;
+      await new Promise((r) => setTimeout(r, 450));
+      assert.equal((await client.post(url, headers, json)).outcome, 'http_error', 'the probe goes, answered at once');
+      assert.equal(breaker.open().length, 0, 'a prompt answer closes it');
+      assert.equal(receiver.requests.length, 3);
+    } finally {
+      await client.close();
+      await receiver.close();
+    }
+  });
+
+  it('prompt answers, failed or not, never open it', async () => {
+    const receiver = await startHttpsReceiver(() => ({ status: 503, delayMs: 120 }));
+    const breaker = createEndpointBreaker({ threshold: 2, openMs: 400 });
+    const client = clientWith({ connectTimeoutMs: 1000, responseTimeoutMs: 400, breaker });
+    const url = `https://receiver.example.com:${receiver.port}/hook`;
+    try {
+      for (let i = 0; i < 4; i++) assert.equal((await client.post(url, headers, json)).outcome, 'http_error');
+      assert.equal(receiver.requests.length, 4);
+      assert.deepEqual(breaker.open(), []);
+    } finally {
+      await client.close();
+      await receiver.close();
+    }
+  });
+
   it('nothing listening → connection_error naming the refused address', async () => {
     const client = clientWith({ connectTimeoutMs: 1000 });
     try {

@@ -14,17 +14,11 @@ import { startTemporalDev } from '../../scripts/lib/servers.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SLOW_MS = 2_500;
 const BACKLOG = 8;
 
-async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('fairness between subscriptions', () => {
   let stack: DeliveryStack;

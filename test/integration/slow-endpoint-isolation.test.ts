@@ -8,17 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HTTP_RESPONSE_TIMEOUT_MS } from '../../src/domain/attempt-bounds.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SLOW_MS = HTTP_RESPONSE_TIMEOUT_MS / 2 + 500;
 const BACKLOG = 20;
 
-async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('an endpoint that answers slowly, with fairness off', () => {
   let stack: DeliveryStack;

@@ -9,7 +9,8 @@ export const terminalStatuses = ['succeeded', 'failed', 'cancelled'] as const sa
 
 /**
  * What a POST came to: 2xx, any other answer (3xx included: no redirect is followed), or no answer;
- * `endpoint_unresponsive`: not sent, the origin's last requests all timed out (src/net/endpoint-breaker.ts).
+ * `endpoint_unresponsive`: not sent, the origin's last requests all timed out or answered slowly
+ * (src/net/endpoint-breaker.ts).
  */
 export const postOutcomes = [
   'succeeded',

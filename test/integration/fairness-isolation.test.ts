@@ -19,7 +19,6 @@ import { waitFor } from '../helpers/wait-for.js';
 const SLOW_MS = 2_500;
 const BACKLOG = 8;
 
-
 describe('fairness between subscriptions', () => {
   let stack: DeliveryStack;
   let temporal: Managed;

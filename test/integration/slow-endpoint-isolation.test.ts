@@ -13,7 +13,6 @@ import { waitFor } from '../helpers/wait-for.js';
 const SLOW_MS = HTTP_RESPONSE_TIMEOUT_MS / 2 + 500;
 const BACKLOG = 20;
 
-
 describe('an endpoint that answers slowly, with fairness off', () => {
   let stack: DeliveryStack;
   before(async () => {

@@ -14,7 +14,7 @@ const deliveryStatus = deliveryStatusSchema.describe(
 
 const attemptOutcome = attemptOutcomeSchema.describe(
   'succeeded: 2xx; http_error: any other status (3xx included); blocked: non-public address, no request; ' +
-    'endpoint_unresponsive: not sent, the endpoint timed out on its last requests (a failed attempt)',
+    'endpoint_unresponsive: not sent, the endpoint timed out or answered in 5 s or more on its last requests (a failed attempt)',
 );
 
 const responseSummary = responseSummarySchema.meta({ id: 'ResponseSummary' });

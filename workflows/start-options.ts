@@ -23,10 +23,11 @@ export function initialSearchAttributes(context: DeliverySearchContext): SearchA
 
 /**
  * The task-queue priority of every workflow Herald runs for a subscription (its deliveries, their recovery, probe and
- * release): one fairness key per subscription. With fairness on in the Temporal server (ops/temporal-dynamic-config.yaml)
- * the matching service dispatches backlogged tasks round-robin across keys, so one endpoint's hung or failing attempts,
- * or one integrator's burst, cannot hold every worker slot while other endpoints wait (README "Isolation between
- * integrators"). Activities inherit it. Not part of the workflow's commands: every committed history replays.
+ * release): one fairness key per subscription. Where the Temporal server has fairness turned on (it is off in
+ * ops/temporal-dynamic-config.yaml: docs/temporal-cluster.md, "Task-queue fairness, off by default") the matching
+ * service dispatches backlogged tasks round-robin across keys, so one endpoint's backlog cannot hold every worker slot
+ * while other endpoints wait. Activities inherit it. Not part of the workflow's commands: every committed history
+ * replays.
  */
 export function subscriptionPriority(subscriptionId: string): Priority {
   return { fairnessKey: subscriptionId };

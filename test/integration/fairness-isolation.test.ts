@@ -13,6 +13,7 @@ import { freePort, type Managed } from '../../scripts/lib/processes.js';
 import { startTemporalDev } from '../../scripts/lib/servers.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
+import { publishBehindBacklog } from '../helpers/behind-backlog.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -52,18 +53,14 @@ describe('fairness between subscriptions', () => {
   it("a slow endpoint's backlog does not hold back another endpoint's first attempt", async () => {
     const slow = await stack.subscribe('/slow', ['customer.created']);
     await stack.subscribe('/healthy', ['customer.updated']);
-    stack.delays.set('/slow', SLOW_MS);
-    for (let i = 0; i < BACKLOG; i++) await stack.publish('customer.created');
-    // Both slots hold slow attempts and the rest wait in the task queue when the healthy endpoint's event comes.
-    await waitFor(() => stack.requestsTo('/slow').length >= 2, 15_000, 'the slow endpoint to hold both slots');
-    const publishedAt = Date.now();
-    await stack.publish('customer.updated');
-    await waitFor(() => stack.requestsTo('/healthy').length === 1, 4 * SLOW_MS, 'the healthy delivery');
-    const healthyAt = stack.requestsTo('/healthy')[0]?.receivedAt ?? Infinity;
-    const slowBefore = stack.requestsTo('/slow').filter((r) => r.receivedAt < healthyAt).length;
+    const { slowBefore, waitedMs } = await publishBehindBacklog(stack, {
+      slow: { path: '/slow', eventType: 'customer.created', delayMs: SLOW_MS },
+      backlog: BACKLOG,
+      other: { path: '/healthy', eventType: 'customer.updated', withinMs: 4 * SLOW_MS },
+    });
     // FIFO would run all BACKLOG slow attempts first (≈ BACKLOG / 2 × SLOW_MS); a fair dispatch, at most one round.
     assert.ok(slowBefore <= 4, `${slowBefore} of ${BACKLOG} slow attempts went before the healthy one`);
-    assert.ok(healthyAt - publishedAt < 2 * SLOW_MS, `healthy delivery after ${healthyAt - publishedAt} ms`);
+    assert.ok(waitedMs < 2 * SLOW_MS, `healthy delivery after ${waitedMs} ms`);
     // The slow endpoint is served all the same.
     await waitFor(() => stack.requestsTo('/slow').length >= BACKLOG, BACKLOG * SLOW_MS, 'the slow backlog');
     const listed = async () =>

@@ -7,8 +7,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HTTP_RESPONSE_TIMEOUT_MS } from '../../src/domain/attempt-bounds.js';
+import { publishBehindBacklog } from '../helpers/behind-backlog.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
-import { waitFor } from '../helpers/wait-for.js';
 
 const SLOW_MS = HTTP_RESPONSE_TIMEOUT_MS / 2 + 500;
 const BACKLOG = 20;
@@ -28,18 +28,14 @@ describe('an endpoint that answers slowly, with fairness off', () => {
   it("stops holding the slots after five slow answers: another origin's delivery goes", async () => {
     const slow = await stack.subscribe('/slow-answers', ['customer.created']);
     await stack.subscribe('/prompt', ['customer.updated'], 'prompt.example.com');
-    stack.delays.set('/slow-answers', SLOW_MS);
-    const slowEvents: string[] = [];
-    for (let i = 0; i < BACKLOG; i++) slowEvents.push(await stack.publish('customer.created'));
-    await waitFor(() => stack.requestsTo('/slow-answers').length >= 2, 15_000, 'the slow endpoint to hold both slots');
-    const publishedAt = Date.now();
-    await stack.publish('customer.updated');
-    await waitFor(() => stack.requestsTo('/prompt').length === 1, 6 * SLOW_MS, 'the prompt delivery');
-    const promptAt = stack.requestsTo('/prompt')[0]?.receivedAt ?? Infinity;
-    const slowBefore = stack.requestsTo('/slow-answers').filter((r) => r.receivedAt < promptAt).length;
+    const { slowEvents, slowBefore, waitedMs } = await publishBehindBacklog(stack, {
+      slow: { path: '/slow-answers', eventType: 'customer.created', delayMs: SLOW_MS },
+      backlog: BACKLOG,
+      other: { path: '/prompt', eventType: 'customer.updated', withinMs: 6 * SLOW_MS },
+    });
     // Five slow answers open the breaker (a sixth may be in flight in the other slot); FIFO would send all of them.
     assert.ok(slowBefore <= 6, `${slowBefore} of ${BACKLOG} slow requests went before the prompt one`);
-    assert.ok(promptAt - publishedAt < 4 * SLOW_MS, `prompt delivery after ${promptAt - publishedAt} ms`);
+    assert.ok(waitedMs < 4 * SLOW_MS, `prompt delivery after ${waitedMs} ms`);
 
     // The rest of the backlog failed its first attempt at once, without a request, and waits for its schedule.
     const unsent: string[] = [];

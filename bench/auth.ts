@@ -70,7 +70,7 @@ function measureVerify(key: { privateKey: KeyObject; publicKey: KeyObject }): { 
 async function measureAuthenticate(key: { privateKey: KeyObject }): Promise<number> {
   const publicKey = compressedHexOf(key.privateKey);
   const doc = { _id: 'k', integratorId: 'i', publicKey, createdAt: new Date(), revokedAt: null };
-  const keys = createKeyCache({ findActiveKey: async () => doc });
+  const keys = createKeyCache({ activeKeys: async () => [doc], keysChangedSince: async () => [] });
   const replay = createReplayCache({ windowMs: 2 * TIMESTAMP_TOLERANCE_SEC * 1000 + 1000 });
   const { authenticate } = createAuthenticator({ keys, replay });
   const timestamp = String(Math.floor(Date.now() / 1000));

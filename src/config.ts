@@ -121,7 +121,6 @@ export const configSchema = z.object({
   /** Each count of a subscription's delivery summary stops here (a bounded read; docs/deliveries.md). */
   HERALD_SUMMARY_COUNT_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   /** Database lookups per second (and burst) for keys this instance does not hold; beyond, 401 with no query. */
-  HERALD_UNKNOWN_KEY_LOOKUPS_PER_SEC: z.coerce.number().int().min(1).max(100_000).default(50),
   /**
    * Node's socket inactivity timeout (Fastify's connectionTimeout) and the time a client has to send a whole request,
    * headers and body (requestTimeout): a slow or silent client cannot hold a connection open indefinitely.

@@ -2,7 +2,7 @@
 // generator sends signed GETs at a steady rate; a second one, in phases, sends POSTs with a JSON body, each signed by a
 // fresh random key (what no cache can have seen), at 1,000 requests/s; made whole before the phase and written on
 // plain sockets, so that the junk's sender takes little of the two cores from what is measured. Phases alternate, the valid clients' p99 is
-// taken in each, and the server's database lookups of keys are counted (the unknown-key budget bounds them).
+// taken in each, and the server's queries for keys are counted (random keys share the key directory's refreshes).
 import type { ChildProcess } from 'node:child_process';
 import type { CommandStartedEvent } from 'mongodb';
 import { AUTH_PATH } from './auth-http.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { requestSigningInput, verifyRequestSignature } from '../crypto/request-signature.js';
-import { NOT_LOOKED_UP, type AuthKey, type KeyCache } from './key-cache.js';
+import type { AuthKey, KeyCache } from './key-cache.js';
 import type { ReplayCache } from './replay-cache.js';
 
 /** The spec's tolerance between X-Timestamp and server time (§5, §8). */
@@ -70,12 +70,12 @@ export type Identification =
 
 /**
  * Checks the three headers of §5 in order of cost, in two steps. `identify` needs the headers only, so the API runs it
- * before reading the body: shapes, the time window, the key (cached; an unknown key costs a query only within the
- * key cache's budget). `verify` then checks the signature over the body (OpenSSL, on the event loop: a hand-off to
- * libuv's thread pool costs more CPU than the ≈ 60 µs verification itself), and last replay protection, so that only
- * verified messages are remembered: the per-process cache first (a replay to the same instance costs no round trip),
- * then the shared store (a share of one batched insert). Replay protection applies to requests that change state
- * only: a safe method (GET) touches neither cache nor store.
+ * before reading the body: shapes, the time window, the key (from memory; an unknown key waits for the key
+ * directory's next refresh, shared). `verify` then checks the signature over the body (OpenSSL, on the event loop: a
+ * hand-off to libuv's thread pool costs more CPU than the ≈ 60 µs verification itself), and last replay protection, so
+ * that only verified messages are remembered: the per-process cache first (a replay to the same instance costs no
+ * round trip), then the shared store (a share of one batched insert). Replay protection applies to requests that
+ * change state only: a safe method (GET) touches neither cache nor store.
  */
 export function createAuthenticator(deps: {
   keys: KeyCache;
@@ -89,7 +89,11 @@ export function createAuthenticator(deps: {
     return skew > TIMESTAMP_TOLERANCE_SEC ? `X-Timestamp is ${Math.round(skew)} s from server time` : undefined;
   };
 
-  async function identify(req: Pick<SignedRequest, 'pubkey' | 'timestamp' | 'signature'>): Promise<Identification> {
+  /** `wait` false: a key the directory does not hold is refused at once (src/auth/key-cache.ts). */
+  async function identify(
+    req: Pick<SignedRequest, 'pubkey' | 'timestamp' | 'signature'>,
+    { wait = true }: { wait?: boolean } = {},
+  ): Promise<Identification> {
     const { pubkey, timestamp, signature } = req;
     const malformed = credentialShapeProblem(pubkey, timestamp, signature);
     if (malformed !== undefined || pubkey === undefined || timestamp === undefined || signature === undefined)
@@ -98,9 +102,7 @@ export function createAuthenticator(deps: {
     if (stale !== undefined) return { ok: false, cause: stale };
     const publicKey = pubkey.slice(2).toLowerCase();
     // An off-curve or unregistered key is simply not found (registered keys were validated on the way in).
-    const key = await deps.keys.get(publicKey);
-    if (key === NOT_LOOKED_UP)
-      return { ok: false, cause: 'unknown or revoked key (not looked up: lookup budget spent)' };
+    const key = await deps.keys.get(publicKey, { wait });
     if (!key) return { ok: false, cause: 'unknown or revoked key' };
     return { ok: true, found: { publicKey, timestamp, signature, key } };
   }

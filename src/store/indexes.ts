@@ -8,6 +8,9 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
   integrator_keys: [
     { key: { publicKey: 1 }, name: 'publicKey_unique', unique: true },
     { key: { integratorId: 1, createdAt: 1 }, name: 'integrator_createdAt' },
+    // The authentication key directory's refresh: keys registered or revoked since a moment.
+    { key: { createdAt: 1 }, name: 'createdAt' },
+    { key: { revokedAt: 1 }, name: 'revokedAt' },
   ],
   events: [
     // GET /v1/query/events: one index per filter shape (Equality → Sort → Range on createdAt).

@@ -82,9 +82,14 @@ export function createIntegratorsRepo(db: Db) {
       );
     },
 
-    /** The active key with this public key, for authentication. */
-    async findActiveKey(publicKey: string): Promise<IntegratorKeyDoc | null> {
-      return await keys.findOne({ publicKey, revokedAt: null });
+    /** Every active key, for the authentication key directory (src/auth/key-directory.ts). */
+    async activeKeys(): Promise<IntegratorKeyDoc[]> {
+      return await keys.find({ revokedAt: null }).toArray();
+    },
+
+    /** Keys registered or revoked at or after `since` (both indexed), for the key directory's refresh. */
+    async keysChangedSince(since: Date): Promise<IntegratorKeyDoc[]> {
+      return await keys.find({ $or: [{ createdAt: { $gte: since } }, { revokedAt: { $gte: since } }] }).toArray();
     },
   };
 }

@@ -23,17 +23,13 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(c));
   });
 
-  it('sets connection and request timeouts and the unknown-key lookup budget by default, within bounds', () => {
+  it('sets connection and request timeouts by default, within bounds', () => {
     const c = loadConfig({});
-    assert.deepEqual(
-      [c.HERALD_CONNECTION_TIMEOUT_MS, c.HERALD_REQUEST_TIMEOUT_MS, c.HERALD_UNKNOWN_KEY_LOOKUPS_PER_SEC],
-      [60_000, 30_000, 50],
-    );
+    assert.deepEqual([c.HERALD_CONNECTION_TIMEOUT_MS, c.HERALD_REQUEST_TIMEOUT_MS], [60_000, 30_000]);
     assert.equal(loadConfig({ HERALD_REQUEST_TIMEOUT_MS: '5000' }).HERALD_REQUEST_TIMEOUT_MS, 5_000);
     for (const [name, bad] of [
       ['HERALD_CONNECTION_TIMEOUT_MS', '0'],
       ['HERALD_REQUEST_TIMEOUT_MS', 'soon'],
-      ['HERALD_UNKNOWN_KEY_LOOKUPS_PER_SEC', '0'],
     ] as const)
       assert.throws(
         () => loadConfig({ [name]: bad }),

@@ -1,107 +1,167 @@
-// Issue 11 item 5: unknown keys are remembered apart from known ones, so a flood of unknown keys cannot evict them.
-// Issue 33 item 3: one database query per unknown key per minute at most, and a global budget of lookups for keys in
-// neither map (a random key is new every time), which never holds back a key the cache knows.
+// Issue 11 item 5, issue 33 items 1 and 3: every active key is held in memory (the key directory), so a key in use
+// costs no query and a flood of random keys can neither evict it nor hold it back; a key the directory does not hold
+// waits for a refresh shared by every such request (at most one per minGapMs), so random keys cost no query of their
+// own, and a key registered on another instance a moment ago is still found on its first request.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createKeyCache, type AuthKey, type KeyCacheOptions } from '../../src/auth/key-cache.js';
+import { createKeyCache, type KeyCacheOptions } from '../../src/auth/key-cache.js';
 import { compressedHexOf, generateP256Key } from '../../src/crypto/p256.js';
+import type { IntegratorKeyDoc } from '../../src/store/integrators-repo.js';
 
 const randomKey = (i: number): string => `02${i.toString(16).padStart(64, '0')}`;
-/** The integrator of a key found, else what the cache answered (null, or that it did not look). */
-const integratorOf = (found: AuthKey | null | string): string | null =>
-  typeof found === 'object' && found !== null ? found.integratorId : found;
-const knownKeys = Array.from({ length: 3 }, () => compressedHexOf(generateP256Key()));
+const newKey = (): string => compressedHexOf(generateP256Key());
 
-function cacheOverFakeRepo(opts: KeyCacheOptions & { maxEntries: number }) {
-  const lookups: string[] = [];
-  const repo = {
-    findActiveKey: async (publicKey: string) => {
-      lookups.push(publicKey);
-      const i = knownKeys.indexOf(publicKey);
-      return i < 0 ? null : { _id: `k${i}`, integratorId: 'i', publicKey, createdAt: new Date(0), revokedAt: null };
+/** A key table as the database holds it, and the queries the directory sent it. */
+function fakeSource() {
+  const docs = new Map<string, IntegratorKeyDoc>();
+  const queries: string[] = [];
+  let failing = false;
+  let held: Promise<void> | undefined;
+  let taken: (() => void) | undefined;
+  const ask = (what: string) => {
+    queries.push(what);
+    if (failing) throw new Error('database unavailable');
+  };
+  /** What the next query read, answered only once `release` is called (the read itself happens at once). */
+  const answer = async <T>(read: T): Promise<T> => {
+    const wait = held;
+    held = undefined;
+    taken?.();
+    if (wait) await wait;
+    return read;
+  };
+  return {
+    queries,
+    fail: (on: boolean) => (failing = on),
+    /** Holds the next query's answer; resolves `read` once it has read, and gives the function that releases it. */
+    hold(): { read: Promise<void>; release: () => void } {
+      let release!: () => void;
+      held = new Promise<void>((resolve) => (release = resolve));
+      const read = new Promise<void>((resolve) => (taken = resolve));
+      return { read, release };
+    },
+    register(publicKey: string, integratorId = 'i'): IntegratorKeyDoc {
+      const doc = { _id: `k-${docs.size}`, integratorId, publicKey, createdAt: new Date(), revokedAt: null };
+      docs.set(publicKey, doc);
+      return doc;
+    },
+    revoke(publicKey: string): void {
+      docs.set(publicKey, { ...docs.get(publicKey)!, revokedAt: new Date() });
+    },
+    source: {
+      activeKeys: async () => (ask('all'), await answer([...docs.values()].filter((d) => d.revokedAt === null))),
+      keysChangedSince: async (since: Date) => (
+        ask(`since ${since.getTime()}`),
+        await answer(
+          [...docs.values()].filter((d) => d.createdAt >= since || (d.revokedAt !== null && d.revokedAt >= since)),
+        )
+      ),
     },
   };
-  // No lookup budget to speak of unless a test sets one.
-  const base = { ttlMs: 60_000, negativeTtlMs: 60_000, unknownLookupsPerSec: 1_000_000 };
-  return { cache: createKeyCache(repo, { ...base, ...opts }), lookups };
 }
 
-describe('key cache', () => {
-  it('keeps every known key through a flood of unknown keys (no database lookup for them afterwards)', async () => {
-    const { cache, lookups } = cacheOverFakeRepo({ maxEntries: 3, maxNegativeEntries: 100 });
-    for (const k of knownKeys) assert.equal(integratorOf(await cache.get(k)), 'i');
-    for (let i = 0; i < 1_000; i++) assert.equal(await cache.get(`03${i.toString(16).padStart(64, '0')}`), null);
-    const before = lookups.length;
-    for (const k of knownKeys) {
-      assert.ok(cache.holds(k));
-      assert.equal(integratorOf(await cache.get(k)), 'i');
-    }
-    assert.equal(lookups.length, before, 'known keys were served from the cache');
+const make = (db: ReturnType<typeof fakeSource>, opts: KeyCacheOptions = {}) =>
+  createKeyCache(db.source, { minGapMs: 10, ...opts });
+
+describe('key cache over the key directory', () => {
+  it('serves every known key from memory, through a flood of random keys, with no query per key', async () => {
+    const db = fakeSource();
+    const known = Array.from({ length: 3 }, () => newKey());
+    for (const k of known) db.register(k);
+    const cache = make(db);
+    for (const k of known) assert.equal((await cache.get(k))?.integratorId, 'i');
+    assert.deepEqual(db.queries, ['all'], 'one load, then memory');
+    const flood = await Promise.all(Array.from({ length: 1_000 }, (_, i) => cache.get(randomKey(i))));
+    assert.ok(flood.every((answer) => answer === null));
+    assert.equal(db.queries.length, 2, `1,000 random keys shared one refresh: ${db.queries.join(', ')}`);
+    for (const k of known) assert.equal((await cache.get(k))?.integratorId, 'i');
+    assert.equal(db.queries.length, 2, 'known keys still from memory');
   });
 
-  it('bounds the unknown keys on their own and still answers them', async () => {
-    const { cache, lookups } = cacheOverFakeRepo({ maxEntries: 3, maxNegativeEntries: 10 });
-    const unknown = Array.from({ length: 20 }, (_, i) => `02${i.toString(16).padStart(64, '0')}`);
+  it('finds a key registered elsewhere after the load on its first request, in the middle of a flood', async () => {
+    const db = fakeSource();
+    const cache = make(db);
+    assert.equal(await cache.get(randomKey(1)), null);
+    const flood = Promise.all(Array.from({ length: 200 }, (_, i) => cache.get(randomKey(i + 10))));
+    const theirs = newKey();
+    db.register(theirs, 'acme'); // another instance's registration, while this one is busy refusing junk
+    assert.equal((await cache.get(theirs))?.integratorId, 'acme');
+    assert.ok((await flood).every((answer) => answer === null));
+    assert.ok(cache.holds(theirs));
+  });
+
+  it('remembers an unknown key for negativeTtlMs, bounded on its own, and refuses it at once with wait: false', async () => {
+    const db = fakeSource();
+    const cache = make(db, { maxNegativeEntries: 10 });
+    await cache.get(newKey()); // the load
+    const unknown = Array.from({ length: 20 }, (_, i) => randomKey(i));
     for (const k of unknown) assert.equal(await cache.get(k), null);
-    lookups.length = 0;
+    const before = db.queries.length;
     for (const k of unknown.slice(10)) assert.equal(await cache.get(k), null); // the newest 10 are remembered
-    assert.equal(lookups.length, 0);
-    assert.equal(await cache.get(unknown[0]!), null); // the oldest was evicted: asked again
-    assert.equal(lookups.length, 1);
+    assert.equal(db.queries.length, before);
+    assert.equal(await cache.get(unknown[0]!), null); // the oldest was evicted: it waits for a refresh again
+    assert.equal(db.queries.length, before + 1);
+    assert.equal(await cache.get(randomKey(99), { wait: false }), null);
+    assert.equal(db.queries.length, before + 1, 'wait: false never asks');
   });
 
-  it('forgets an unknown key once it is registered (invalidate), and a known one once revoked', async () => {
-    const { cache } = cacheOverFakeRepo({ maxEntries: 3 });
-    assert.equal(await cache.get('02'.padEnd(66, 'f')), null);
-    cache.invalidate('02'.padEnd(66, 'f'));
-    assert.ok(await cache.get(knownKeys[0]!));
-    cache.invalidate(knownKeys[0]!);
-    assert.equal(cache.holds(knownKeys[0]!), false);
+  it('takes revocations from the refresh, and at once when revoked here, even across a reload begun before', async () => {
+    const db = fakeSource();
+    const [a, b] = [newKey(), newKey()];
+    db.register(a);
+    db.register(b);
+    const cache = make(db, { fullReloadMs: 0 }); // every refresh reloads everything
+    assert.ok(await cache.get(a));
+    db.revoke(a); // revoked through another instance
+    await cache.directory.refresh();
+    assert.equal(await cache.get(a), null);
+    // Revoked through this instance while a reload that read it as active is under way.
+    const { read, release } = db.hold();
+    const reload = cache.directory.refresh();
+    await read;
+    db.revoke(b);
+    cache.revoked(b);
+    release();
+    await reload;
+    assert.equal(cache.holds(b), false);
+    assert.equal(await cache.get(b), null);
   });
 
-  it('asks the database about one unknown key at most once a minute by default', async () => {
+  it('a key registered here works at once, even after it was refused as unknown', async () => {
+    const db = fakeSource();
+    const cache = make(db);
+    const k = newKey();
+    assert.equal(await cache.get(k), null);
+    const doc = db.register(k, 'acme');
+    cache.registered(doc);
+    assert.equal((await cache.get(k))?.keyId, doc._id);
+  });
+
+  it('reads only the changes between full reloads, from the previous refresh less the overlap', async () => {
+    let t = 1_000_000;
+    const db = fakeSource();
+    const cache = make(db, { now: () => t, overlapMs: 60_000, fullReloadMs: 600_000 });
+    await cache.directory.refresh();
+    t += 5_000;
+    await cache.directory.refresh();
+    t += 600_000;
+    await cache.directory.refresh();
+    assert.deepEqual(db.queries, ['all', `since ${1_000_000 - 60_000}`, 'all']);
+  });
+
+  it('does not answer from a directory it could not refresh for maxStaleMs', async () => {
     let t = 0;
-    const lookups: string[] = [];
-    const repo = { findActiveKey: async (publicKey: string) => (lookups.push(publicKey), null) };
-    const cache = createKeyCache(repo, { now: () => t });
-    for (; t < 60_000; t += 500) assert.equal(await cache.get(randomKey(7)), null);
-    assert.equal(lookups.length, 1, 'one query within the minute');
-    assert.equal(await cache.get(randomKey(7)), null);
-    assert.equal(lookups.length, 2, 'asked again once the minute is over');
-  });
-
-  it('looks up keys it has never seen within a global budget; beyond it, none, while known keys are still re-read', async () => {
-    let t = 0;
-    const { cache, lookups } = cacheOverFakeRepo({
-      maxEntries: 10,
-      now: () => t,
-      ttlMs: 5_000,
-      unknownLookupsPerSec: 20,
-    });
-    assert.ok(await cache.get(knownKeys[0]!));
-    lookups.length = 0;
-    const answers = new Map<unknown, number>();
-    for (let i = 0; i < 1_000; i++) {
-      const answer = await cache.get(randomKey(i));
-      answers.set(answer, (answers.get(answer) ?? 0) + 1);
-    }
-    assert.equal(lookups.length, 19, 'the burst (20) less the known key first looked up');
-    assert.deepEqual(
-      [...answers],
-      [
-        [null, 19],
-        ['not-looked-up', 981],
-      ],
-    );
-    t = 6_000; // the known key's entry is stale; the budget refilled (20 s⁻¹, capped at 20)
-    for (let i = 1_000; i < 1_100; i++) await cache.get(randomKey(i));
-    assert.equal(lookups.length, 39);
-    assert.equal(integratorOf(await cache.get(knownKeys[0]!)), 'i', 'a known key is re-read with the budget spent');
-    assert.equal(lookups.length, 40);
-    assert.equal(await cache.get(randomKey(5)), null, 'an unknown key remembered costs nothing and is not refused');
-    assert.equal(lookups.length, 40);
-    cache.invalidate(knownKeys[1]!); // registered through this instance
-    assert.equal(integratorOf(await cache.get(knownKeys[1]!)), 'i', 'a key registered here is looked up regardless');
-    assert.equal(await cache.get(knownKeys[2]!), 'not-looked-up', 'a key never seen here waits for the budget');
+    const db = fakeSource();
+    const k = newKey();
+    db.register(k);
+    const cache = make(db, { now: () => t, maxStaleMs: 30_000 });
+    assert.ok(await cache.get(k));
+    db.fail(true);
+    t += 29_000;
+    assert.ok(await cache.get(k), 'still fresh enough');
+    t += 2_000;
+    await assert.rejects(cache.get(k), /database unavailable/);
+    db.fail(false);
+    assert.ok(await cache.get(k));
   });
 });

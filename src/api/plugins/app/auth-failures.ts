@@ -24,6 +24,8 @@ declare module 'fastify' {
        * and the bounded failure log; the cause goes to the log only. Returns the reply, for an async hook to return.
        */
       refuse(request: FastifyRequest, reply: FastifyReply, cause: string, counted?: boolean): FastifyReply;
+      /** Whether the request's address is over the limit (its next failure would be answered 429). */
+      limited(request: FastifyRequest): boolean;
     };
   }
 }
@@ -69,6 +71,7 @@ export const authFailuresPlugin = fp(
         }
         return reply.code(401).type(JSON_TYPE).send(UNAUTHORIZED_BODY);
       },
+      limited: (request: FastifyRequest) => limiter.retryAfterSec(failureAddressKey(request.ip)) > 0,
     });
   },
   { name: 'auth-failures', dependencies: ['connections', 'telemetry'] },

@@ -36,23 +36,29 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
  */
 export const integratorAuthPlugin = fp(
   async (app: FastifyInstance) => {
-    const keys = createKeyCache(app.store.integrators, {
-      unknownLookupsPerSec: app.config.HERALD_UNKNOWN_KEY_LOOKUPS_PER_SEC,
-    });
+    const keys = createKeyCache(app.store.integrators);
+    keys.directory.start((err) => app.log.warn({ err }, 'authentication key directory: refresh failed'));
+    app.addHook('onClose', async () => keys.directory.stop());
     // The window is ±60 s, so a message can be replayed within 120 s of its first use.
     const replay = createReplayCache({ windowMs: 2 * TIMESTAMP_TOLERANCE_SEC * 1000 + 1000 });
     const authenticator = createAuthenticator({ keys, replay, sharedReplay: app.store.expiring });
     app.decorate('authKeys', keys);
     app.decorateRequest('identified', null);
-    const { refuse } = app.authFailures;
+    const { refuse, limited } = app.authFailures;
 
     app.decorate('integratorAuth', {
       async precheck(request: FastifyRequest, reply: FastifyReply) {
-        const id = await authenticator.identify({
-          pubkey: header(request, 'x-pubkey'),
-          timestamp: header(request, 'x-timestamp'),
-          signature: header(request, 'x-signature'),
-        });
+        // From an address over the failure limit, a key the directory does not hold is refused without waiting for
+        // its refresh: such junk stays as cheap as the limiter makes it (a key registered elsewhere in the last
+        // seconds is then served once the background refresh has read it).
+        const id = await authenticator.identify(
+          {
+            pubkey: header(request, 'x-pubkey'),
+            timestamp: header(request, 'x-timestamp'),
+            signature: header(request, 'x-signature'),
+          },
+          { wait: !limited(request) },
+        );
         if (!id.ok) return refuse(request, reply, id.cause);
         request.identified = id.found;
         return undefined;

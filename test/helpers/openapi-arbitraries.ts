@@ -51,8 +51,16 @@ export function validArb(schema: JsonSchema, resolve: (s: JsonSchema) => JsonSch
       return fc.constant(null);
     case 'boolean':
       return fc.boolean();
-    case 'integer':
-      return fc.integer({ min: num(s, 'minimum') ?? -1000, max: num(s, 'maximum') ?? 1000 });
+    case 'integer': {
+      // Where the document sets no bound, the largest integer a client can send is as valid as a small one.
+      const [min, max] = [num(s, 'minimum'), num(s, 'maximum')];
+      const small = fc.integer({ min: min ?? -1000, max: max ?? 1000 });
+      const extremes = [
+        ...(min === undefined ? [Number.MIN_SAFE_INTEGER] : []),
+        ...(max === undefined ? [Number.MAX_SAFE_INTEGER] : []),
+      ];
+      return extremes.length ? fc.oneof(small, fc.constantFrom(...extremes)) : small;
+    }
     case 'number':
       return fc.double({
         noNaN: true,

@@ -97,7 +97,7 @@ export const attemptsQuery = z.strictObject({
     .regex(/^[0-9]{1,10}$/, 'must be an attempt number')
     .transform(Number)
     .default(0)
-    .meta({ type: 'integer', minimum: 0, default: 0 })
+    .meta({ type: 'integer', minimum: 0, maximum: 9_999_999_999, default: 0 })
     .describe('list the attempts numbered after this one (nextAfter of the previous page)'),
   limit: limitParam,
 });

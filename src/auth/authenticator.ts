@@ -112,9 +112,10 @@ export function createAuthenticator(deps: {
     req: Pick<SignedRequest, 'method' | 'target' | 'body'>,
   ): Promise<AuthResult> {
     const { publicKey, timestamp, signature, key } = found;
-    // Checked again: the body may have taken a while to arrive since `identify`.
+    // Checked again: the body may have taken a while to arrive since `identify`, and the key been revoked meanwhile.
     const stale = skewProblem(timestamp);
     if (stale !== undefined) return fail(stale);
+    if (!deps.keys.stillActive(publicKey, key.keyId)) return fail('unknown or revoked key (revoked since)');
     const message = requestSigningInput(timestamp, req.method, req.target, req.body);
     if (!verifyRequestSignature(key.keyObject, message, Buffer.from(signature.slice(2), 'hex')))
       return fail('bad signature');

@@ -69,15 +69,13 @@ export function createKeyCache(source: KeySource, opts: KeyCacheOptions = {}) {
       boundedSet(unknown, maxNegative, publicKey, now());
       return null;
     },
-    /** A key registered through this instance: it works here at once. */
-    registered(doc: IntegratorKeyDoc): void {
-      unknown.delete(doc.publicKey);
-      directory.apply(doc);
+    /** A key registered or revoked through this instance: it works, or stops working, here at once. */
+    changedHere(doc: IntegratorKeyDoc): void {
+      if (doc.revokedAt === null) unknown.delete(doc.publicKey);
+      directory.changedHere(doc);
     },
-    /** A key revoked through this instance: refused here at once. */
-    revoked(publicKey: string): void {
-      directory.remove(publicKey);
-    },
+    /** Whether this key is still the active one (checked again once a slow body is in: it may have been revoked). */
+    stillActive: (publicKey: string, keyId: string): boolean => directory.lookup(publicKey)?.keyId === keyId,
     /** Whether the directory holds a key as active (tests and diagnostics). */
     holds: (publicKey: string): boolean => directory.lookup(publicKey) !== undefined,
   };

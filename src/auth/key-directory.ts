@@ -16,7 +16,10 @@ export interface KeyDirectoryOptions {
   refreshMs?: number;
   /** Refreshes asked for by requests start at most this often; every caller waiting shares one. */
   minGapMs?: number;
-  /** A refresh reads keys changed since the previous one began less this much (other instances' clocks, commit lag). */
+  /**
+   * A refresh reads keys changed since the previous one began less this much: other instances stamp what they write
+   * with their own clocks, so their clocks must be within about this much of this one's (less the refresh period).
+   */
   overlapMs?: number;
   /** Every this often a refresh reads every active key again instead of the changes. */
   fullReloadMs?: number;
@@ -36,26 +39,26 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function createKeyDirectory(source: KeySource, opts: KeyDirectoryOptions = {}) {
   const now = opts.now ?? Date.now;
   const minGap = opts.minGapMs ?? 250;
-  const overlap = opts.overlapMs ?? 60_000;
+  const overlap = opts.overlapMs ?? 5 * 60_000;
   const fullReload = opts.fullReloadMs ?? 10 * 60_000;
   const maxStale = opts.maxStaleMs ?? 30_000;
-  const entries = new Map<string, KeyRecord>();
+  let entries = new Map<string, KeyRecord>();
   let loadedAt: number | undefined; // start of the last full reload that succeeded
   let refreshedAt: number | undefined; // start of the last refresh that succeeded
   let lastStart = Number.NEGATIVE_INFINITY;
   let current: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  // Keys revoked through this instance, until a refresh begun after the revocation has read it: a reload begun before
-  // it must not bring such a key back.
-  const revokedHere = new Map<string, number>();
+  let stopped = false;
+  // Keys registered or revoked through this instance, until a refresh begun after the change has read it: a refresh
+  // begun before it must neither bring a revoked key back nor drop a registered one.
+  const local = new Map<string, { doc: IntegratorKeyDoc; at: number }>();
 
   const isFresh = (): boolean => refreshedAt !== undefined && now() - refreshedAt < maxStale;
 
-  const apply = (doc: IntegratorKeyDoc): void => {
-    if (doc.revokedAt === null && !revokedHere.has(doc.publicKey))
-      entries.set(doc.publicKey, { keyId: doc._id, integratorId: doc.integratorId });
-    else entries.delete(doc.publicKey);
+  const put = (into: Map<string, KeyRecord>, doc: IntegratorKeyDoc): void => {
+    if (doc.revokedAt === null) into.set(doc.publicKey, { keyId: doc._id, integratorId: doc.integratorId });
+    else into.delete(doc.publicKey);
   };
 
   async function runOnce(): Promise<void> {
@@ -63,14 +66,17 @@ export function createKeyDirectory(source: KeySource, opts: KeyDirectoryOptions 
     lastStart = startedAt;
     if (loadedAt === undefined || refreshedAt === undefined || startedAt - loadedAt >= fullReload) {
       const docs = await source.activeKeys();
-      entries.clear();
-      for (const doc of docs) apply(doc);
+      const fresh = new Map<string, KeyRecord>();
+      for (const doc of docs) put(fresh, doc);
+      entries = fresh;
       loadedAt = startedAt;
     } else {
-      for (const doc of await source.keysChangedSince(new Date(refreshedAt - overlap))) apply(doc);
+      for (const doc of await source.keysChangedSince(new Date(refreshedAt - overlap))) put(entries, doc);
     }
     refreshedAt = startedAt;
-    for (const [publicKey, at] of revokedHere) if (at < startedAt) revokedHere.delete(publicKey);
+    for (const [publicKey, change] of local)
+      if (change.at < startedAt) local.delete(publicKey);
+      else put(entries, change.doc); // changed here while this refresh ran: it may have read the key before
   }
 
   /** A refresh that begins after this call; concurrent callers share it. Rejects when the database does. */
@@ -80,11 +86,13 @@ export function createKeyDirectory(source: KeySource, opts: KeyDirectoryOptions 
       const wait = lastStart + minGap - now();
       if (wait > 0) await sleep(wait);
       next = undefined;
-      current = runOnce();
+      if (stopped) throw new Error('the key directory is stopped');
+      const run = runOnce();
+      current = run;
       try {
-        await current;
+        await run;
       } finally {
-        current = undefined;
+        if (current === run) current = undefined;
       }
     })();
     return next;
@@ -101,21 +109,20 @@ export function createKeyDirectory(source: KeySource, opts: KeyDirectoryOptions 
       if (!isFresh()) await refresh();
     },
     isFresh,
-    /** Adds or takes out one key at once (registered or revoked through this instance). */
-    apply,
-    /** Takes a key out at once (revoked through this instance). */
-    remove(publicKey: string): void {
-      entries.delete(publicKey);
-      revokedHere.set(publicKey, now());
+    /** A key registered or revoked through this instance: in or out at once, whatever a refresh under way read. */
+    changedHere(doc: IntegratorKeyDoc): void {
+      put(entries, doc);
+      local.set(doc.publicKey, { doc, at: now() });
     },
     /** Loads every active key (errors are left to the next refresh), then refreshes every `refreshMs`. */
     start(onError: (err: unknown) => void): void {
-      const tick = () => void refresh().catch(onError);
+      const tick = () => void refresh().catch((err: unknown) => stopped || onError(err));
       tick();
       timer = setInterval(tick, opts.refreshMs ?? 5_000);
       timer.unref();
     },
     stop(): void {
+      stopped = true;
       if (timer) clearInterval(timer);
     },
     get size(): number {

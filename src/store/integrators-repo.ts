@@ -17,6 +17,9 @@ export interface IntegratorKeyDoc {
   revokedAt: Date | null;
 }
 
+/** The key directory's reads give up after this long: a stuck one must not hold every later refresh. */
+const REFRESH_MAX_MS = 10_000;
+
 export class DuplicateKeyError extends Error {
   override readonly name = 'DuplicateKeyError';
 }
@@ -84,12 +87,14 @@ export function createIntegratorsRepo(db: Db) {
 
     /** Every active key, for the authentication key directory (src/auth/key-directory.ts). */
     async activeKeys(): Promise<IntegratorKeyDoc[]> {
-      return await keys.find({ revokedAt: null }).toArray();
+      return await keys.find({ revokedAt: null }, { maxTimeMS: REFRESH_MAX_MS }).toArray();
     },
 
     /** Keys registered or revoked at or after `since` (both indexed), for the key directory's refresh. */
     async keysChangedSince(since: Date): Promise<IntegratorKeyDoc[]> {
-      return await keys.find({ $or: [{ createdAt: { $gte: since } }, { revokedAt: { $gte: since } }] }).toArray();
+      return await keys
+        .find({ $or: [{ createdAt: { $gte: since } }, { revokedAt: { $gte: since } }] }, { maxTimeMS: REFRESH_MAX_MS })
+        .toArray();
     },
   };
 }

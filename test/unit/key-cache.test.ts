@@ -4,8 +4,11 @@
 // own, and a key registered on another instance a moment ago is still found on its first request.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createAuthenticator } from '../../src/auth/authenticator.js';
 import { createKeyCache, type KeyCacheOptions } from '../../src/auth/key-cache.js';
+import { createReplayCache } from '../../src/auth/replay-cache.js';
 import { compressedHexOf, generateP256Key } from '../../src/crypto/p256.js';
+import { requestSigningInput, signRequest } from '../../src/crypto/request-signature.js';
 import type { IntegratorKeyDoc } from '../../src/store/integrators-repo.js';
 
 const randomKey = (i: number): string => `02${i.toString(16).padStart(64, '0')}`;
@@ -45,8 +48,10 @@ function fakeSource() {
       docs.set(publicKey, doc);
       return doc;
     },
-    revoke(publicKey: string): void {
-      docs.set(publicKey, { ...docs.get(publicKey)!, revokedAt: new Date() });
+    revoke(publicKey: string): IntegratorKeyDoc {
+      const doc = { ...docs.get(publicKey)!, revokedAt: new Date() };
+      docs.set(publicKey, doc);
+      return doc;
     },
     source: {
       activeKeys: async () => (ask('all'), await answer([...docs.values()].filter((d) => d.revokedAt === null))),
@@ -119,12 +124,70 @@ describe('key cache over the key directory', () => {
     const { read, release } = db.hold();
     const reload = cache.directory.refresh();
     await read;
-    db.revoke(b);
-    cache.revoked(b);
+    const keyId = (await cache.get(b, { wait: false }))!.keyId;
+    cache.changedHere(db.revoke(b));
+    assert.equal(cache.stillActive(b, keyId), false, 'a request already past its key check is refused too');
     release();
     await reload;
     assert.equal(cache.holds(b), false);
     assert.equal(await cache.get(b), null);
+  });
+
+  it('keeps a key registered here while a reload that read before it was under way', async () => {
+    const db = fakeSource();
+    const cache = make(db, { fullReloadMs: 0 });
+    await cache.directory.refresh();
+    const { read, release } = db.hold();
+    const reload = cache.directory.refresh();
+    await read;
+    const k = newKey();
+    cache.changedHere(db.register(k, 'acme'));
+    release();
+    await reload;
+    assert.equal((await cache.get(k, { wait: false }))?.integratorId, 'acme', 'served at once, no refresh needed');
+  });
+
+  it('a request arriving while a refresh is under way waits for the next one, which finds a key it missed', async () => {
+    const db = fakeSource();
+    const cache = make(db);
+    await cache.directory.refresh();
+    const { read, release } = db.hold();
+    const inFlight = cache.directory.refresh();
+    await read; // this refresh has read the keys: it cannot know the one registered next
+    const k = newKey();
+    db.register(k, 'acme'); // through another instance
+    const answer = cache.get(k);
+    release();
+    await inFlight;
+    assert.equal((await answer)?.integratorId, 'acme');
+  });
+
+  it('refuses a request whose key was revoked here while its body was arriving', async () => {
+    const db = fakeSource();
+    const privateKey = generateP256Key();
+    const publicKey = compressedHexOf(privateKey);
+    db.register(publicKey, 'acme');
+    const keys = make(db);
+    const auth = createAuthenticator({ keys, replay: createReplayCache({ windowMs: 121_000 }) });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const request = (target: string) => ({
+      pubkey: `0x${publicKey}`,
+      timestamp,
+      signature: signRequest(privateKey, requestSigningInput(timestamp, 'GET', target)),
+      method: 'GET',
+      target,
+      body: undefined,
+    });
+    const before = await auth.identify(request('/v1/a'));
+    assert.ok(before.ok);
+    assert.equal((await auth.verify(before.found, request('/v1/a'))).ok, true);
+    const slow = await auth.identify(request('/v1/b')); // headers in, body still arriving
+    assert.ok(slow.ok);
+    keys.changedHere(db.revoke(publicKey));
+    assert.deepEqual(await auth.verify(slow.found, request('/v1/b')), {
+      ok: false,
+      cause: 'unknown or revoked key (revoked since)',
+    });
   });
 
   it('a key registered here works at once, even after it was refused as unknown', async () => {
@@ -133,7 +196,7 @@ describe('key cache over the key directory', () => {
     const k = newKey();
     assert.equal(await cache.get(k), null);
     const doc = db.register(k, 'acme');
-    cache.registered(doc);
+    cache.changedHere(doc);
     assert.equal((await cache.get(k))?.keyId, doc._id);
   });
 

@@ -17,6 +17,7 @@ const key = newKeyPair();
 const publicKey = compressedHexOf(key.privateKey);
 const keys = {
   get: async () => ({ keyId: 'k', integratorId: 'i', keyObject: key.publicKey }),
+  stillActive: () => true,
 } as unknown as KeyCache;
 
 function signed(method: string, target: string, body = ''): SignedRequest {

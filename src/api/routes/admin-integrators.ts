@@ -82,7 +82,7 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await repo.exists(request.params.integratorId))) throw notFound();
       try {
         const doc = await repo.addKey(request.params.integratorId, compressed);
-        app.authKeys.registered(doc);
+        app.authKeys.changedHere(doc);
         return await reply.code(201).send(keyOut(doc));
       } catch (err) {
         if (err instanceof DuplicateKeyError) throw conflict(err.message);
@@ -104,7 +104,7 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const revoked = await repo.revokeKey(request.params.integratorId, request.params.keyId);
       if (!revoked) throw notFound();
-      app.authKeys.revoked(revoked.publicKey);
+      app.authKeys.changedHere(revoked);
       return await reply.code(204).send(null);
     },
   );

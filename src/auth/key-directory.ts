@@ -125,9 +125,6 @@ export function createKeyDirectory(source: KeySource, opts: KeyDirectoryOptions 
       stopped = true;
       if (timer) clearInterval(timer);
     },
-    get size(): number {
-      return entries.size;
-    },
   };
 }
 

@@ -38,8 +38,10 @@ export interface WebhookHttpClientOptions {
   /** Bounds the wait for the response headers, each gap in the body, and (with the connect timeout) the whole post. */
   responseTimeoutMs?: number;
   maxResponseBytes?: number;
-  /** Per origin: holds requests back while an origin's requests keep timing out or answering slowly (default: one of
-   * its own). */
+  /**
+   * Per origin: holds requests back while an origin's requests keep timing out or answering slowly (default: one of
+   * its own).
+   */
   breaker?: EndpointBreaker;
 }
 

@@ -2,7 +2,7 @@
 // event for another endpoint. How long that one waited, and how many slow requests went before it.
 import type { LifecycleEventType } from '../../src/domain/event-types.js';
 import type { DeliveryStack } from './delivery-stack.js';
-import { waitFor } from './wait-for.js';
+import { eventually } from './deliveries.js';
 
 export interface BacklogRace {
   /** Where the backlog goes: its path (held `delayMs` by the receiver), event type and size. */
@@ -28,10 +28,18 @@ export async function publishBehindBacklog(stack: DeliveryStack, race: BacklogRa
   const slowEvents: string[] = [];
   for (let i = 0; i < race.backlog; i++) slowEvents.push(await stack.publish(slow.eventType));
   // Both slots hold slow attempts and the rest wait in the task queue when the other endpoint's event comes.
-  await waitFor(() => stack.requestsTo(slow.path).length >= 2, 15_000, 'the slow endpoint to hold both slots');
+  await eventually(
+    () => (stack.requestsTo(slow.path).length >= 2 ? true : undefined),
+    15_000,
+    'the slow endpoint to hold both slots',
+  );
   const publishedAt = Date.now();
   await stack.publish(other.eventType);
-  await waitFor(() => stack.requestsTo(other.path).length === 1, other.withinMs, `the delivery to ${other.path}`);
+  await eventually(
+    () => (stack.requestsTo(other.path).length === 1 ? true : undefined),
+    other.withinMs,
+    `the delivery to ${other.path}`,
+  );
   const arrivedAt = stack.requestsTo(other.path)[0]?.receivedAt ?? Infinity;
   const slowBefore = stack.requestsTo(slow.path).filter((r) => r.receivedAt < arrivedAt).length;
   return { slowEvents, waitedMs: arrivedAt - publishedAt, slowBefore };

@@ -85,16 +85,17 @@ export function assertSignedDelivery(request: RecordedRequest, publicKeyHex: str
   return event;
 }
 
-/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs` (naming `what`). */
 export async function eventually<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   timeoutMs = 15_000,
+  what = 'condition',
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

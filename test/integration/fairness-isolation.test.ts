@@ -14,8 +14,8 @@ import { startTemporalDev } from '../../scripts/lib/servers.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import { publishBehindBacklog } from '../helpers/behind-backlog.js';
+import { eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
-import { waitFor } from '../helpers/wait-for.js';
 
 const SLOW_MS = 2_500;
 const BACKLOG = 8;
@@ -62,7 +62,11 @@ describe('fairness between subscriptions', () => {
     assert.ok(slowBefore <= 4, `${slowBefore} of ${BACKLOG} slow attempts went before the healthy one`);
     assert.ok(waitedMs < 2 * SLOW_MS, `healthy delivery after ${waitedMs} ms`);
     // The slow endpoint is served all the same.
-    await waitFor(() => stack.requestsTo('/slow').length >= BACKLOG, BACKLOG * SLOW_MS, 'the slow backlog');
+    await eventually(
+      () => (stack.requestsTo('/slow').length >= BACKLOG ? true : undefined),
+      BACKLOG * SLOW_MS,
+      'the slow backlog',
+    );
     const listed = async () =>
       (await stack.alice.client.listDeliveriesPage({ subscriptionId: slow.id, status: 'succeeded' })).deliveries;
     const deadline = Date.now() + 10_000;

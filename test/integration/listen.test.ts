@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { WebhookVerifier } from '../../src/receiver/index.js';
 import { cli, startCli, waitForOutput } from '../helpers/cli.js';
+import { eventually } from '../helpers/deliveries.js';
 import { startListenStack, type ListenStack } from '../helpers/listen-stack.js';
 
 const LINE = /^\d\d:\d\d:\d\d {2}webhook\.test {2}([0-9a-f-]{36}) {2}attempt (\d+) {2}verified {2}→ (\d+)/m;
@@ -36,11 +37,16 @@ describe('herald listen', { timeout: 120_000 }, () => {
     const first = await waitForOutput(run.output, (t) => LINE.test(t));
     const [, deliveryId, attempt, status] = LINE.exec(first)!;
     assert.deepEqual([attempt, status], ['1', '500']);
-    const shown = await cli(stack.env, ['deliveries', 'get', deliveryId!, '--json']);
-    assert.equal(
-      (JSON.parse(shown.stdout) as { attempts: Array<{ statusCode: number }> }).attempts[0]!.statusCode,
-      500,
+    // The listener prints the request as it answers it; the attempt is recorded once Herald has read that answer.
+    const recorded = await eventually(
+      async () => {
+        const shown = await cli(stack.env, ['deliveries', 'get', deliveryId!, '--json']);
+        return (JSON.parse(shown.stdout) as { attempts: Array<{ statusCode: number }> }).attempts[0];
+      },
+      10_000,
+      'attempt 1 recorded',
     );
+    assert.equal(recorded.statusCode, 500);
     assert.equal((await cli(stack.env, ['deliveries', 'retry', deliveryId!])).code, 0);
     const { code, stdout } = await run.done;
     assert.equal(code, 0);

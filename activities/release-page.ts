@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../src/store/index.js';
 import type { ReleasedPage, ReleaseInput } from '../workflows/types.js';
@@ -11,7 +12,9 @@ export type SignalRelease = (deliveryId: string) => Promise<boolean>;
 
 /**
  * The release workflow's one activity: releases a page of a subscription's held deliveries, oldest first, one at a
- * time, one every 1/rate s (timed here: a workflow timer per delivery costs a server round trip each, far coarser).
+ * time, each at least 1/rate s after the one before (timed here: a workflow timer per delivery costs a server round
+ * trip each, far coarser). Time lost waiting for an attempt is never made up by releasing faster afterwards: the rate
+ * is a promise to a receiver coming back up (docs/subscriptions.md), so it is a bound on every window, not an average.
  */
 export function createReleasePage(deps: { store: Store; signalRelease: SignalRelease | null }) {
   const { store, signalRelease } = deps;
@@ -41,15 +44,19 @@ export function createReleasePage(deps: { store: Store; signalRelease: SignalRel
     const position = after ? { createdAt: new Date(after.createdAt), id: after.id } : null;
     const held = await store.deliveries.listHeld(subscriptionId, position, limit);
     const gapMs = 1000 / ratePerSecond;
-    const start = Date.now();
+    let nextAt = 0; // performance.now() before which no signal goes
     let released = 0;
-    for (const [i, delivery] of held.entries()) {
+    for (const delivery of held) {
+      await sleep(Math.max(0, nextAt - performance.now()));
       if (await signalRelease(delivery.id)) {
+        // From the acknowledged signal: the server saw it no later than now.
+        nextAt = performance.now() + gapMs;
         released += 1;
         await attemptMade(delivery.id);
       }
-      await sleep(Math.max(0, start + (i + 1) * gapMs - Date.now()));
     }
+    // The next page (a continue-as-new run) starts no sooner than one gap after this page's last release.
+    await sleep(Math.max(0, nextAt - performance.now()));
     const last = held.at(-1);
     return {
       stop: false,

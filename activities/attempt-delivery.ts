@@ -1,19 +1,18 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
-import { decideAttempt, type AttemptVerdict } from '../src/domain/attempt-rule.js';
+import { createAttemptGate, type AttemptGate } from '../src/net/attempt-gate.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
-import { attemptsToMove } from '../src/store/attempts-repo.js';
 import { attemptIdOf } from '../src/store/derived-ids.js';
 import type { AttemptDoc, DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
 import { addActivityLogFields } from '../src/telemetry/activity-log-fields.js';
 import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
-import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import { DELIVERY_NOT_FOUND } from '../workflows/messages.js';
-import type { AttemptInput, AttemptResult, HandOff } from '../workflows/types.js';
+import type { AttemptInput, AttemptResult, AttemptStep, HandOff, StepInput } from '../workflows/types.js';
+import { createAttemptRecorder, type LogError } from './attempt-record.js';
 import { createEventWait } from './event-wait.js';
 import { isForeignEvent, refuseForeignEvent } from './foreign-event.js';
-import { currentHeartbeat, recordPersistently, withHeartbeats } from './keep-alive.js';
+import { currentHeartbeat, withHeartbeats } from './keep-alive.js';
 import { createRepeatPostGuard } from './repeat-posts.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 import type { SubscriptionCache } from './subscription-cache.js';
@@ -42,9 +41,11 @@ export interface AttemptDeps {
   readonly recordBudgetMs?: number;
   /** POSTs of an unrecorded attempt a retried call may repeat (default REPEAT_POSTS_MAX). */
   readonly repeatPostsMax?: number;
+  /** The integrator's share of slots and the breakers (src/net/attempt-gate.ts); default: a breaker, no share. */
+  readonly gate?: AttemptGate;
 }
 
-export type LogError = (message: string, fields: Record<string, unknown>) => void;
+export type { LogError };
 
 const activityLogError: LogError = (message, fields) => Context.current().log.error(message, fields);
 
@@ -61,7 +62,7 @@ function cancelReason(delivery: DeliveryDoc, subscription: SubscriptionDoc | nul
 }
 
 /** Whether failures of this run follow the schedule; an input from before the attempt rule says it its own way. */
-const followsSchedule = (input: AttemptInput): boolean =>
+const followsSchedule = (input: AttemptInput | StepInput): boolean =>
   'followSchedule' in input ? input.followSchedule : input.retryInSeconds !== null;
 
 /** A new delivery as its hand-off describes it: its first attempt's record creates it. */
@@ -82,18 +83,24 @@ const logContext = (delivery: DeliveryDoc, attemptNumber: number): DeliveryLogCo
   attemptNumber,
 });
 
-/** The reason an ending is counted under: the rule's, or cancelled_during_attempt when a cancel won the race. */
-const endingReason = (written: DeliveryStatus, decided: DeliveryStatus, reason: string | null): string | null =>
-  written === decided ? reason : written === 'cancelled' ? 'cancelled_during_attempt' : null;
-
 /** The answer of a call that sent nothing and recorded no attempt. */
-const noRequest = (input: AttemptInput, outcome: 'cancelled' | 'signing_key_unavailable' | 'held') =>
+const noRequest = (input: { attemptNumber: number }, outcome: 'cancelled' | 'signing_key_unavailable' | 'held') =>
   ({ attemptId: null, attemptNumber: input.attemptNumber, outcome, statusCode: null, retryInSeconds: null }) as const;
 
-const cancelled = (input: AttemptInput): AttemptResult => ({
-  ...noRequest(input, 'cancelled'),
-  deliveryStatus: 'cancelled',
-});
+/** A step that sent a request (its attempt recorded), or ended the delivery without one. */
+const stepOf = (result: AttemptResult): AttemptStep => ({ step: result.attemptId === null ? 'end' : 'sent', result });
+
+const cancelled = (input: { attemptNumber: number }): AttemptStep =>
+  stepOf({ ...noRequest(input, 'cancelled'), deliveryStatus: 'cancelled' });
+
+/** The callback URL's origin, the breaker's key with the integrator; a URL that does not parse is its own key. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
 
 /**
  * One attempt: sign the stored body, POST it through the pinned client, record the attempt and its effect on the
@@ -105,16 +112,30 @@ const cancelled = (input: AttemptInput): AttemptResult => ({
 export function createAttemptDelivery(deps: AttemptDeps) {
   const { store, keys, http, subscriptions, now = () => new Date() } = deps;
   const { activityAttempt = temporalAttempt, logError = activityLogError, observer } = deps;
-  const { health, autoPause, retryAfterMaxSeconds, recordBudgetMs } = deps;
+  const { gate = createAttemptGate({ slotsPerIntegrator: Infinity }) } = deps;
   const { deliveries } = store;
   const eventOf = createEventWait({ store, now, activityAttempt, ...(observer ? { observer } : {}) });
   const guardRepeat = createRepeatPostGuard({ store, now, logError, observer, max: deps.repeatPostsMax });
+  const recorder = createAttemptRecorder({ ...deps, now, logError });
+  const { settle, untilDue } = recorder;
 
-  return async function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
-    return await withHeartbeats(currentHeartbeat(), () => attempt(input));
+  return {
+    /** The attempt of runs with patch `attempt-steps`: sent, end, or wait (paused, breaker, integrator's share). */
+    async runAttempt(input: StepInput): Promise<AttemptStep> {
+      return await withHeartbeats(currentHeartbeat(), () => attempt(input, true));
+    },
+    /**
+     * The attempt of runs recorded before that patch, answered as they expect (a hold is outcome `held`). No capacity
+     * guard turns them away: they cannot wait without using a step of their schedule.
+     */
+    async attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
+      const step = await withHeartbeats(currentHeartbeat(), () => attempt(input, false));
+      if (step.step !== 'wait') return step.result;
+      return { ...noRequest(input, 'held'), deliveryStatus: 'pending' };
+    },
   };
 
-  async function attempt(input: AttemptInput): Promise<AttemptResult> {
+  async function attempt(input: AttemptInput | StepInput, steps: boolean): Promise<AttemptStep> {
     const retried = activityAttempt() > 1;
     const { handOff } = input;
     // Only a retried activity can find its attempt recorded already (attempt numbers are never reused), or a
@@ -125,7 +146,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     const ctx = logContext(delivery, input.attemptNumber);
     addActivityLogFields({ ...ctx }); // the Temporal SDK's lines about this call carry the five ids too
     const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
-    if (recorded) return untilDue(await settle(delivery, recorded, input, ctx));
+    if (recorded) return stepOf(untilDue(await settle(delivery, recorded, followsSchedule(input), ctx)));
 
     const fresh =
       handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;
@@ -139,7 +160,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     if (isForeignEvent(event, delivery, subscription)) {
       const refusal = { deliveries, now, logError, ...(observer ? { observer } : {}) };
       const deliveryStatus = await refuseForeignEvent(refusal, delivery, event, stored !== null, ctx);
-      return { ...noRequest(input, 'cancelled'), deliveryStatus };
+      return stepOf({ ...noRequest(input, 'cancelled'), deliveryStatus });
     }
     // A re-submitted event matched against a subscription made after the event was first stored: no delivery.
     if (subscription && subscription.createdAt > event.createdAt) return cancelled(input);
@@ -151,9 +172,10 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     }
     // A paused subscription holds its scheduled attempts (manual retries and test sends still go): no request, no
     // attempt number used; the run waits for the release signal of a resume (docs/subscriptions.md).
-    if (subscription.status === 'paused' && input.actor === 'system' && input.holdWhenPaused === true) {
+    const holds = steps || ('holdWhenPaused' in input && input.holdWhenPaused === true);
+    if (subscription.status === 'paused' && input.actor === 'system' && holds) {
       await deliveries.hold(delivery, now());
-      return { ...noRequest(input, 'held'), deliveryStatus: 'pending' };
+      return { step: 'wait', reason: 'subscription_paused', waitMs: null };
     }
     const keyId = subscription.activeKeyId;
     let signingKey;
@@ -164,12 +186,27 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       // Nothing was sent. Retrying cannot open the key: end the delivery where the integrator and operators see it.
       logError('signing key unavailable: delivery failed without a request', { ...ctx, keyId, reason: err.message });
       const deliveryStatus = await deliveries.fail(delivery, 'signing_key_unavailable', now());
-      observer?.finished(ctx, deliveryStatus, endingReason(deliveryStatus, 'failed', 'signing_key_unavailable'));
-      return { ...noRequest(input, 'signing_key_unavailable'), deliveryStatus };
+      const reason = recorder.endingReason(deliveryStatus, 'failed', 'signing_key_unavailable');
+      observer?.finished(ctx, deliveryStatus, reason);
+      return stepOf({ ...noRequest(input, 'signing_key_unavailable'), deliveryStatus });
     }
     // A retried call may follow one that POSTed and could not record it: it counts its POST first, within a bound.
     const givenUp = retried ? await guardRepeat(delivery, input, ctx) : null;
-    if (givenUp) return givenUp;
+    if (givenUp) return stepOf(givenUp);
+    // The capacity guards: a scheduled attempt they turn away waits, with nothing sent and nothing recorded.
+    const explicit = !steps || input.actor !== 'system';
+    const integratorId = delivery.integratorId;
+    const admitted = gate.admit({
+      integratorId,
+      origin: originOf(subscription.url),
+      deliveryId: delivery._id,
+      explicit,
+    });
+    if (admitted.kind === 'wait') {
+      await deliveries.wait(delivery, new Date(now().getTime() + admitted.waitMs), admitted.reason, now());
+      observer?.waited(ctx, admitted.reason);
+      return { step: 'wait', reason: admitted.reason, waitMs: admitted.waitMs };
+    }
 
     const signedAt = now();
     const timestamp = Math.floor(signedAt.getTime() / 1000);
@@ -178,7 +215,12 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     // On the schedule, a first attempt is due at ingest and a retry at its nextAttemptAt; others have no due time.
     const first = delivery.attemptCount === 0;
     observer?.started(ctx, input.actor !== 'system' ? null : first ? event.createdAt : delivery.nextAttemptAt, first);
-    const post = await http.post(subscription.url, headers, event.body);
+    let post;
+    try {
+      post = await http.post(subscription.url, headers, event.body, { tenant: integratorId });
+    } finally {
+      admitted.done(post?.outcome === 'timeout');
+    }
     observer?.made(ctx, { outcome: post.outcome, statusCode: post.statusCode, latencyMs: post.latencyMs });
 
     const sent: AttemptDoc = {
@@ -199,87 +241,8 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       createdAt: now(),
     };
     // Nothing else runs between the answer and its record: a crash after the POST re-sends only if it comes first.
-    const settled = await settle(delivery, sent, input, ctx);
-    await receiverSignals(subscription, sent, settled.verdict.pause === 'endpoint_gone', ctx);
-    return untilDue(settled);
-  }
-
-  /** The schedule counts from the answer: the result says what is left of the wait as the activity returns. */
-  function untilDue({ result, dueAt }: { result: AttemptResult; dueAt: Date | null }): AttemptResult {
-    return { ...result, nextAttemptInMs: dueAt ? dueAt.getTime() - now().getTime() : null };
-  }
-
-  /** After the record: 410 Gone pauses the subscription; every answer counts for the endpoint's health. */
-  async function receiverSignals(
-    subscription: SubscriptionDoc,
-    sent: AttemptDoc,
-    gone: boolean,
-    ctx: DeliveryLogContext,
-  ) {
-    try {
-      if (gone && autoPause) await autoPause(subscription, 'endpoint_gone', sent.createdAt);
-      else await health?.observe(subscription, sent.outcome, sent.createdAt);
-    } catch (err) {
-      // The attempt is recorded; a pause missed now is made by the next failed attempt.
-      logError('endpoint health or pause not recorded', {
-        ...ctx,
-        reason: err instanceof Error ? err.message : String(err),
-      });
-    }
-  }
-
-  /**
-   * Records an attempt with its effect on the delivery, as the attempt rule decides it (one write by `_id`, which
-   * creates a handed-off delivery), and answers the workflow the status written and the wait before the next attempt.
-   */
-  async function settle(
-    delivery: DeliveryDoc,
-    attempt: AttemptDoc,
-    input: AttemptInput,
-    ctx: DeliveryLogContext,
-  ): Promise<{ result: AttemptResult; verdict: AttemptVerdict; dueAt: Date | null }> {
-    const verdict = decideAttempt({
-      outcome: attempt.outcome,
-      statusCode: attempt.statusCode,
-      headers: attempt.responseSummary?.headers ?? {},
-      attemptNumber: attempt.attemptNumber,
-      followSchedule: followsSchedule(input),
-      answeredAtMs: attempt.createdAt.getTime(),
-      ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
-    });
-    const { retryInSeconds } = verdict;
-    // The wait used (and what the receiver asked) is recorded on the attempt: the attempts view shows it.
-    const withWait = { ...attempt, retryAfterSeconds: verdict.retryAfterSeconds ?? null, retryInSeconds };
-    const effect = {
-      status: verdict.status,
-      attemptCount: attempt.attemptNumber,
-      nextAttemptAt: retryInSeconds === null ? null : new Date(attempt.createdAt.getTime() + retryInSeconds * 1000),
-      terminalReason: verdict.terminalReason,
-      lastResponseSummary: attempt.responseSummary,
-      updatedAt: now(),
-      held: false,
-    };
-    // Past the latest few, the oldest attempts move to their own collection (copied before they leave the document).
-    const moved = attemptsToMove(delivery, attempt.attemptNumber);
-    const written = await recordPersistently(async () => {
-      await store.attempts.move(moved);
-      return await deliveries.recordAttempt(
-        delivery,
-        withWait,
-        effect,
-        moved.map((a) => a.attemptNumber),
-      );
-    }, recordBudgetMs);
-    if (written !== 'pending')
-      observer?.finished(ctx, written, endingReason(written, verdict.status, verdict.terminalReason));
-    const result = {
-      attemptId: attempt._id,
-      attemptNumber: attempt.attemptNumber,
-      outcome: attempt.outcome,
-      statusCode: attempt.statusCode,
-      deliveryStatus: written,
-      retryInSeconds: written === 'pending' ? retryInSeconds : null,
-    };
-    return { result, verdict, dueAt: written === 'pending' ? effect.nextAttemptAt : null };
+    const settled = await settle(delivery, sent, followsSchedule(input), ctx);
+    await recorder.receiverSignals(subscription, sent, settled.verdict.pause === 'endpoint_gone', ctx);
+    return stepOf(untilDue(settled));
   }
 }

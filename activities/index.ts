@@ -1,4 +1,5 @@
 import type { KeyVault } from '../src/crypto/key-encryption.js';
+import type { AttemptGate } from '../src/net/attempt-gate.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptObserver } from '../src/telemetry/attempt-observer.js';
@@ -35,6 +36,8 @@ export interface ActivityDeps {
   readonly retryAfterMaxSeconds?: number;
   /** Campaign re-deliveries' share of the re-send budget, and their window (activities/redelivery-gate.ts). */
   readonly resendLimits?: RecoveryDeps['resendLimits'];
+  /** The integrator's share of attempt slots and the breakers (src/net/attempt-gate.ts); default: breakers only. */
+  readonly gate?: AttemptGate;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -43,7 +46,7 @@ export function createActivities(deps: ActivityDeps) {
   const autoPause = delivery ? (...args: Parameters<DeliveryPort['autoPause']>) => delivery.autoPause(...args) : null;
   const keys = createSigningKeyCache(deps.vault);
   return {
-    attemptDelivery: createAttemptDelivery({
+    ...createAttemptDelivery({
       store: deps.store,
       keys,
       subscriptions: createSubscriptionCache(deps.store),
@@ -57,6 +60,7 @@ export function createActivities(deps: ActivityDeps) {
         ? { health: createEndpointHealth({ health: deps.store.health, autoPause, policy }) }
         : {}),
       ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
+      ...(deps.gate ? { gate: deps.gate } : {}),
     }),
     releasePage: createReleasePage({
       store: deps.store,

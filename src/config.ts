@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_RETRY_AFTER_MAX_SECONDS } from './domain/attempt-rule.js';
+import { dnsServers } from './config-dns-servers.js';
 import { trustProxySetting } from './config-trust-proxy.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -84,6 +85,11 @@ export const configSchema = z.object({
   /** Attempts one worker runs at once (maxConcurrentActivityTaskExecutions): docs/scale-and-size.md, "Sizing the worker". */
   HERALD_WORKER_MAX_ACTIVITIES: z.coerce.number().int().min(1).max(2000).default(100),
   /**
+   * The share (percent) of a worker's attempt slots one integrator may hold at once; its further scheduled attempts
+   * wait without a request (src/net/attempt-gate.ts, docs/scale-and-size.md). 100 turns the bound off.
+   */
+  HERALD_WORKER_INTEGRATOR_SHARE: z.coerce.number().int().min(1).max(100).default(25),
+  /**
    * Delivery runs the worker keeps in memory between their workflow tasks (the SDK's maxCachedWorkflows); an evicted
    * run replays its history when it wakes: docs/scale-and-size.md, "Sizing the worker".
    */
@@ -105,6 +111,8 @@ export const configSchema = z.object({
   HERALD_CURSOR_SECRET: optionalString,
   /** How the event history listing is stored: page documents (embedded server) or indexes (MongoDB); docs/events.md. */
   HERALD_LISTING_LAYOUT: z.enum(['auto', 'pages', 'indexes']).default('auto'),
+  /** Resolvers for callback hosts (`ip`, `ip:port`, `[ipv6]:port`, comma-separated); unset: the system's (resolv.conf). */
+  HERALD_DNS_SERVERS: dnsServers,
   // Egress exemptions for tests and local development (docs/security.md, "Development egress exemptions"): fixed
   // answers for callback hosts, the ranges those pinned names may resolve into, and Node's own extra CAs (read here
   // only to be refused with NODE_ENV=production unless HERALD_UNSAFE_EGRESS=1: src/net/egress-exemptions.ts).

@@ -15,4 +15,8 @@ export const patches = {
    * retry; each marker costs the server ≈ 1 ms of CPU per run); a history recorded before it keeps taking exactly the
    * paths its markers chose. */
   oneMarker: 'one-marker',
+  /** The run as a state machine (workflows/delivery-machine.ts) over `runAttempt`, which answers sent, end or wait: a
+   * wait (paused subscription, an unresponsive endpoint's breaker, the integrator's share of slots) uses no attempt
+   * number and no schedule step. Implies every change above; a new run records this marker only. */
+  attemptSteps: 'attempt-steps',
 } as const;

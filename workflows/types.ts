@@ -1,5 +1,5 @@
 // The contract between the delivery workflow, its activity and the API. Types only: safe to import anywhere.
-import type { Actor, AttemptOutcome, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import type { Actor, AttemptOutcome, DeliveryStatus, WaitReason } from '../src/domain/delivery-vocabulary.js';
 import type { HistoryEventType } from '../src/domain/event-types.js';
 
 /**
@@ -92,6 +92,27 @@ export interface AttemptResult {
   readonly nextAttemptInMs?: number | null;
 }
 
+/** Input of `runAttempt`, the attempt of runs with patch `attempt-steps`: a paused subscription always holds them. */
+export interface StepInput {
+  readonly deliveryId: string;
+  readonly attemptNumber: number;
+  readonly actor: Actor;
+  /** The run's followSchedule: the attempt rule (src/domain/attempt-rule.ts) decides the rest. */
+  readonly followSchedule: boolean;
+  /** The run's hand-off, on its first attempt only, before any wait. */
+  readonly handOff?: HandOff;
+}
+
+/**
+ * What one `runAttempt` came to: `sent`, a request went (or its connection, TLS or resolution failed) and is recorded
+ * with its effect on the delivery; `end`, the delivery ended without a request (cancelled, signing key unavailable,
+ * an unrecordable earlier POST); `wait`, nothing was sent and nothing recorded as an attempt: try the same attempt
+ * again after `waitMs` (null: when the release signal comes).
+ */
+export type AttemptStep =
+  | { readonly step: 'sent' | 'end'; readonly result: AttemptResult }
+  | { readonly step: 'wait'; readonly reason: WaitReason; readonly waitMs: number | null };
+
 /** What `deliveryStateQuery` answers: the run as the workflow sees it, for operators. */
 export interface DeliveryState {
   readonly status: DeliveryStatus;
@@ -102,6 +123,8 @@ export interface DeliveryState {
   readonly lastOutcome: AttemptOutcome | null;
   /** true while the run waits for its paused subscription to be resumed; absent in runs older than patch pause-hold. */
   readonly held?: boolean;
+  /** Why the run waits without a request now (nextAttemptAt says until when); absent when it does not. */
+  readonly waitReason?: WaitReason;
 }
 
 /** Input of the release workflow (workflows/release.ts), also of each of its continue-as-new runs. */

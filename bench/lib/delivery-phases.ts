@@ -69,11 +69,11 @@ export function createPhaseRecorder() {
     instrumentActivities(activities: Activities): Activities {
       return {
         ...activities,
-        attemptDelivery: async (input) => {
-          if (!on) return activities.attemptDelivery(input);
+        runAttempt: async (input) => {
+          if (!on) return activities.runAttempt(input);
           const m = input.handOff ? marks(input.handOff.eventId) : {};
           m.scheduled = Context.current().info.currentAttemptScheduledTimestampMs;
-          const timedAttempt = around('activity', (..._: unknown[]) => m, activities.attemptDelivery);
+          const timedAttempt = around('activity', (..._: unknown[]) => m, activities.runAttempt);
           return await current.run(m, () => timedAttempt(input));
         },
       };

@@ -1,7 +1,7 @@
 // How late each retry of a set of deliveries was against the retry schedule, counted from the previous attempt's
-// answer as Herald recorded it (its signing time + its latency; a held request's answer is Herald's timeout, an
-// attempt the endpoint breaker held back answers at once). A sent attempt starts when the receiver saw it; one that was
-// not sent (`endpoint_unresponsive`) when Herald signed it.
+// answer as Herald recorded it (its signing time + its latency; a held request's answer is Herald's timeout). An
+// attempt starts when the receiver saw it. Also counts the attempts Herald recorded beyond the requests the receiver
+// saw (an attempt is a request: the goal is 0).
 import type { Db } from 'mongodb';
 import { RETRY_DELAYS_SECONDS } from '../../src/domain/retry-schedule.js';
 import type { DeliveryDoc } from '../../src/store/documents.js';
@@ -9,8 +9,9 @@ import type { DeliveryDoc } from '../../src/store/documents.js';
 export interface SlipReport {
   /** Lateness in ms of each retry that started at or after `from`. */
   readonly slipMs: number[];
-  /** Attempts the breaker answered without a request, of all attempts recorded. */
-  readonly heldBack: number;
+  /** Attempts recorded beyond the requests the receiver saw for their delivery. */
+  readonly unsent: number;
+  /** Attempts recorded. */
   readonly attempts: number;
 }
 
@@ -22,7 +23,7 @@ export async function scheduleSlip(
 ): Promise<SlipReport> {
   const ids = [...arrivals.keys()];
   const slipMs: number[] = [];
-  let heldBack = 0;
+  let unsent = 0;
   let attempts = 0;
   for (let i = 0; i < ids.length; i += 200) {
     const docs = await db
@@ -31,13 +32,12 @@ export async function scheduleSlip(
       .toArray();
     for (const doc of docs) {
       const seen = [...(arrivals.get(doc._id) ?? [])];
+      attempts += doc.attemptCount;
+      unsent += Math.max(0, doc.attemptCount - seen.length);
       const list = Object.values(doc.attempts ?? {}).sort((x, y) => x.attemptNumber - y.attemptNumber);
       let previousAnswer: number | null = null;
       for (const attempt of list) {
-        attempts += 1;
-        const sent = attempt.outcome !== 'endpoint_unresponsive';
-        if (!sent) heldBack += 1;
-        const started = sent ? (seen.shift() ?? attempt.signedAt.getTime()) : attempt.signedAt.getTime();
+        const started = seen.shift() ?? attempt.signedAt.getTime();
         const delay = RETRY_DELAYS_SECONDS[attempt.attemptNumber - 2];
         if (previousAnswer !== null && delay !== undefined && started >= from)
           slipMs.push(started - previousAnswer - delay * 1000);
@@ -45,5 +45,5 @@ export async function scheduleSlip(
       }
     }
   }
-  return { slipMs, heldBack, attempts };
+  return { slipMs, unsent, attempts };
 }

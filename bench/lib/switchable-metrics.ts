@@ -22,6 +22,8 @@ export function switchableMetrics(): { metrics: HeraldMetrics; set(on: boolean):
       eventWaited: forward('eventWaited'),
       authFailed: forward('authFailed'),
       httpRequest: forward('httpRequest'),
+      attemptWaited: forward('attemptWaited'),
+      watchWaiting: (count) => real.watchWaiting(count),
     },
     set(on) {
       active = on ? real : disabledMetrics;

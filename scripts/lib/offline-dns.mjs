@@ -10,5 +10,13 @@ const OFFLINE_ADDRESS = process.env.HERALD_FUZZ_DNS_ADDRESS ?? '192.0.2.1';
 
 dns.promises.lookup = async (_hostname, options) =>
   options?.all ? [{ address: OFFLINE_ADDRESS, family: 4 }] : { address: OFFLINE_ADDRESS, family: 4 };
+// Callback hosts resolve through c-ares (src/net/ares-lookup.ts): A answers the one address, AAAA answers none.
+const answer = (records) => (_hostname, options, callback) =>
+  process.nextTick(typeof options === 'function' ? options : callback, ...records(options));
+dns.Resolver.prototype.resolve4 = answer((options) => [
+  null,
+  options?.ttl ? [{ address: OFFLINE_ADDRESS, ttl: 60 }] : [OFFLINE_ADDRESS],
+]);
+dns.Resolver.prototype.resolve6 = answer(() => [Object.assign(new Error('no AAAA'), { code: 'ENODATA' }), []]);
 // `import { lookup } from 'node:dns/promises'` binds to the builtin's export: make it see the replacement.
 syncBuiltinESMExports();

@@ -14,10 +14,15 @@ const invalid = (rule: string, message: string) => new HttpError(400, 'invalid_c
  * and one that resolves to a non-public address answer alike, naming no address, so that the API cannot be used to
  * learn which internal names exist nor where they point (docs/security.md).
  */
-export async function acceptedCallbackUrl(policy: CallbackUrlPolicy, raw: string): Promise<string> {
+export async function acceptedCallbackUrl(
+  policy: CallbackUrlPolicy,
+  raw: string,
+  integratorId: string,
+): Promise<string> {
   const syntax = policy.checkSyntax(raw);
   if (!syntax.ok) throw invalid(syntax.rule, syntax.message);
-  const host = await policy.checkHost(syntax.hostname);
+  // Per integrator: one whose DNS stalls waits behind its own lookups, not in front of everybody's.
+  const host = await policy.checkHost(syntax.hostname, integratorId);
   if (!host.ok)
     throw invalid('non_public_address', `the callback host ${syntax.hostname} does not resolve to a public address`);
   return syntax.url.href;

@@ -9,8 +9,8 @@ export const terminalStatuses = ['succeeded', 'failed', 'cancelled'] as const sa
 
 /**
  * What a POST came to: 2xx, any other answer (3xx included: no redirect is followed), or no answer;
- * `endpoint_unresponsive`: not sent, the origin's last requests all timed out or answered slowly
- * (src/net/endpoint-breaker.ts).
+ * `endpoint_unresponsive`: recorded by earlier versions of Herald for an attempt its breaker held back without a
+ * request; kept so their records still read. No attempt is recorded so now: the delivery waits (`waitReasons`).
  */
 export const postOutcomes = [
   'succeeded',
@@ -37,6 +37,16 @@ export const attemptOutcomes = [
 ] as const;
 export type AttemptOutcome = (typeof attemptOutcomes)[number];
 
+/**
+ * Why a delivery waits without a request (its run sleeps; no attempt number, no schedule step used): its subscription
+ * is paused (until the resume's release), the integrator's requests to that origin keep timing out (its breaker), or
+ * the integrator holds its share of the worker's attempt slots (src/net/attempt-gate.ts).
+ */
+export const waitReasons = ['subscription_paused', 'endpoint_unresponsive', 'integrator_busy'] as const;
+export type WaitReason = (typeof waitReasons)[number];
+/** The waits a capacity guard decides (a paused subscription's is the `held` mark). */
+export type GateWaitReason = Exclude<WaitReason, 'subscription_paused'>;
+
 /** Who caused an attempt: the schedule, an integrator's manual retry, or the test endpoint. */
 export const actors = ['system', 'manual', 'test'] as const;
 export type Actor = (typeof actors)[number];
@@ -62,6 +72,7 @@ export const deliveryStatusSchema = z.enum(deliveryStatuses);
 export const attemptOutcomeSchema = z.enum(attemptOutcomes);
 export const actorSchema = z.enum(actors);
 export const terminalReasonSchema = z.enum(terminalReasons);
+export const waitReasonSchema = z.enum(waitReasons);
 
 /** What an attempt keeps of the receiver's answer: enough to debug, nothing sensitive. */
 export const responseSummarySchema = z.object({

@@ -29,10 +29,13 @@ export type CallbackUrlVerdict = { ok: true; url: URL; hostname: string; address
 export interface CallbackUrlPolicy {
   /** The rules that need no network (spec §6.3 items 1–6). */
   checkSyntax(url: string): SyntaxVerdict;
-  /** Item 7: resolves `hostname` and requires every address to be public. The HTTP client runs it per connection. */
-  checkHost(hostname: string): Promise<HostVerdict>;
+  /**
+   * Item 7: resolves `hostname` and requires every address to be public. The HTTP client runs it per connection.
+   * `tenant` (the integrator) is whose lookups this one waits behind when its DNS is slow (src/net/resolver.ts).
+   */
+  checkHost(hostname: string, tenant?: string): Promise<HostVerdict>;
   /** checkSyntax, then checkHost. */
-  check(url: string): Promise<CallbackUrlVerdict>;
+  check(url: string, tenant?: string): Promise<CallbackUrlVerdict>;
 }
 
 export const MAX_CALLBACK_URL_LENGTH = 2048;
@@ -107,10 +110,10 @@ export function checkCallbackUrlSyntax(raw: string): SyntaxVerdict {
 export function createCallbackUrlPolicy(deps: { resolver: Resolver; addressPolicy: AddressPolicy }): CallbackUrlPolicy {
   const { resolver, addressPolicy } = deps;
 
-  async function checkHost(hostname: string): Promise<HostVerdict> {
+  async function checkHost(hostname: string, tenant?: string): Promise<HostVerdict> {
     let addresses: string[];
     try {
-      addresses = await resolver.resolve(hostname);
+      addresses = await resolver.resolve(hostname, tenant);
     } catch (err) {
       if (!(err instanceof HostResolutionError)) throw err;
       return reject('does_not_resolve', `the callback host ${hostname} does not resolve`, err.code);
@@ -134,10 +137,10 @@ export function createCallbackUrlPolicy(deps: { resolver: Resolver; addressPolic
   return {
     checkSyntax: checkCallbackUrlSyntax,
     checkHost,
-    async check(raw) {
+    async check(raw, tenant) {
       const syntax = checkCallbackUrlSyntax(raw);
       if (!syntax.ok) return syntax;
-      const host = await checkHost(syntax.hostname);
+      const host = await checkHost(syntax.hostname, tenant);
       return host.ok ? { ...syntax, addresses: host.addresses } : host;
     },
   };

@@ -1,73 +1,84 @@
-// A circuit breaker per receiver origin, in each process that POSTs (issue 32). A hung endpoint holds an attempt slot
-// for the whole response timeout while using no CPU: at a few events a second one such endpoint would keep every slot
-// of a worker busy, other endpoints' attempts would queue behind its own and their schedule would slip by minutes. An
-// endpoint that answers just inside the timeout does the same, so a slow answer (at least half the response timeout)
-// counts as a timeout here. After BREAKER_TIMEOUTS of them in a row the origin's attempts are answered
-// `endpoint_unresponsive` at once, without a request, for BREAKER_OPEN_MS; then one attempt at a time goes through as
-// a probe, and the first prompt answer of any kind closes the breaker. A short-circuited attempt counts as a failed
-// one, on the ordinary schedule.
+// A circuit breaker per integrator and receiver origin, in each process that POSTs. A hung endpoint holds an attempt
+// slot for the whole response timeout while using no CPU; after BREAKER_TIMEOUTS timeouts in a row its key opens and
+// the attempts behind it wait (src/net/attempt-gate.ts) instead of holding slots: no request, no attempt recorded, no
+// step of their schedule used. Once the open time has passed one attempt at a time goes as a probe; a probe that times
+// out too opens it again for twice as long (up to BREAKER_MAX_OPEN_MS), any answer or other failure closes it. Keyed
+// by integrator and origin, never origin alone: integrators share origins (hook-hosting services, gateways), and one
+// integrator's slow path must not hold back another's deliveries. Slow answers do not count: an endpoint that answers
+// holds slots only within its integrator's share (attempt-gate.ts).
 
-/** Timeouts (or slow answers) in a row that open an origin's breaker. */
+/** Timeouts in a row that open a key's breaker. */
 export const BREAKER_TIMEOUTS = 5;
-/** How long an open breaker answers at once before it lets one probe through. */
+/** How long a breaker first stays open before it lets one probe through. */
 export const BREAKER_OPEN_MS = 10_000;
+/** The longest open time, reached by doubling after each probe that timed out. */
+export const BREAKER_MAX_OPEN_MS = 60_000;
 
-export type BreakerDecision = 'send' | 'probe' | 'hold';
+export type BreakerDecision =
+  | { readonly kind: 'send' | 'probe' }
+  /** Not now: the breaker lets a probe through in `retryInMs` at the earliest (a probe in flight: one open time). */
+  | { readonly kind: 'hold'; readonly retryInMs: number; readonly openMs: number };
 
 export interface EndpointBreaker {
-  /** Whether a POST to `origin` may go now: `probe` is the one request let through an open breaker. */
-  admit(origin: string): BreakerDecision;
-  /** What the POST came to: a timeout or a slow answer counts, any other answer or failure resets the count. */
-  report(origin: string, stalled: boolean): void;
-  /** Origins whose breaker is open now (for logs and tests). */
+  /** Whether a POST under `key` may go now: `probe` is the one request let through an open breaker. */
+  admit(key: string): BreakerDecision;
+  /** What the POST came to: a timeout counts, any other answer or failure closes the breaker. */
+  report(key: string, timedOut: boolean): void;
+  /** Keys whose breaker is open now (for logs and tests). */
   open(): string[];
 }
 
-interface OriginState {
+interface KeyState {
   timeouts: number;
   /** Set while open: no request before this time (ms since the epoch), then one probe. */
   openUntil: number | null;
+  openMs: number;
   probing: boolean;
 }
 
-/** `maxOrigins` bounds the memory: closed origins are forgotten first, then the oldest (it starts closed again). */
+/** `maxKeys` bounds the memory: closed keys are forgotten first, then the oldest (it starts closed again). */
 export function createEndpointBreaker(
-  options: { threshold?: number; openMs?: number; now?: () => number; maxOrigins?: number } = {},
+  options: { threshold?: number; openMs?: number; maxOpenMs?: number; now?: () => number; maxKeys?: number } = {},
 ): EndpointBreaker {
-  const { threshold = BREAKER_TIMEOUTS, openMs = BREAKER_OPEN_MS, now = Date.now, maxOrigins = 10_000 } = options;
-  const states = new Map<string, OriginState>();
+  const { threshold = BREAKER_TIMEOUTS, openMs = BREAKER_OPEN_MS, maxOpenMs = BREAKER_MAX_OPEN_MS } = options;
+  const { now = Date.now, maxKeys = 10_000 } = options;
+  const states = new Map<string, KeyState>();
 
   const makeRoom = (): void => {
-    if (states.size < maxOrigins) return;
-    for (const [origin, s] of states) if (s.openUntil === null && !s.probing) states.delete(origin);
-    // Still full of open breakers: the oldest goes (it starts closed again, at worst a few more timeouts).
+    if (states.size < maxKeys) return;
+    for (const [key, s] of states) if (s.openUntil === null && !s.probing) states.delete(key);
     const oldest = states.keys().next();
-    if (states.size >= maxOrigins && !oldest.done) states.delete(oldest.value);
+    if (states.size >= maxKeys && !oldest.done) states.delete(oldest.value);
   };
 
   return {
-    admit(origin) {
-      const s = states.get(origin);
-      if (!s || s.openUntil === null) return 'send';
-      if (s.probing || now() < s.openUntil) return 'hold';
+    admit(key) {
+      const s = states.get(key);
+      if (!s || s.openUntil === null) return { kind: 'send' };
+      if (s.probing) return { kind: 'hold', retryInMs: s.openMs, openMs: s.openMs };
+      const left = s.openUntil - now();
+      if (left > 0) return { kind: 'hold', retryInMs: left, openMs: s.openMs };
       s.probing = true;
-      return 'probe';
+      return { kind: 'probe' };
     },
-    report(origin, stalled) {
-      const s = states.get(origin);
-      if (!stalled) {
-        if (s) states.delete(origin);
+    report(key, timedOut) {
+      const s = states.get(key);
+      if (!timedOut) {
+        if (s) states.delete(key);
         return;
       }
       if (!s) makeRoom();
-      const state = s ?? { timeouts: 0, openUntil: null, probing: false };
+      const state = s ?? { timeouts: 0, openUntil: null, openMs: 0, probing: false };
       state.timeouts += 1;
       state.probing = false;
-      if (state.timeouts >= threshold) state.openUntil = now() + openMs;
-      states.set(origin, state);
+      if (state.timeouts >= threshold) {
+        state.openMs = state.openUntil === null ? openMs : Math.min(maxOpenMs, state.openMs * 2);
+        state.openUntil = now() + state.openMs;
+      }
+      states.set(key, state);
     },
     open() {
-      return [...states].filter(([, s]) => s.openUntil !== null).map(([origin]) => origin);
+      return [...states].filter(([, s]) => s.openUntil !== null).map(([key]) => key);
     },
   };
 }

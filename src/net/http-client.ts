@@ -8,9 +8,8 @@ import {
 } from '../domain/attempt-bounds.js';
 import type { PostOutcome, ResponseSummary } from '../domain/delivery-vocabulary.js';
 import type { CallbackUrlPolicy } from './callback-url.js';
-import { BREAKER_TIMEOUTS, createEndpointBreaker, type EndpointBreaker } from './endpoint-breaker.js';
 import { classifyError, DeadlineError, readBounded, summarizeHeaders } from './http-outcome.js';
-import { createPinnedConnector } from './pinned-connector.js';
+import { BlockedDestinationError, createPinnedConnector, DestinationResolutionError } from './pinned-connector.js';
 
 export interface PostResult {
   outcome: PostOutcome;
@@ -25,10 +24,22 @@ export interface PostResult {
 }
 
 export interface WebhookHttpClient {
-  /** Never rejects for receiver-side problems: they are outcomes. Rejects only for invalid arguments. */
-  post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<PostResult>;
+  /**
+   * Never rejects for receiver-side problems: they are outcomes. Rejects only for invalid arguments. `tenant` (the
+   * integrator) bounds that tenant's name lookups apart from the others' (src/net/resolver.ts).
+   */
+  post(
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    options?: PostOptions,
+  ): Promise<PostResult>;
   /** Destroys the pooled connections. */
   close(): Promise<void>;
+}
+
+export interface PostOptions {
+  readonly tenant?: string;
 }
 
 export interface WebhookHttpClientOptions {
@@ -38,11 +49,6 @@ export interface WebhookHttpClientOptions {
   /** Bounds the wait for the response headers, each gap in the body, and (with the connect timeout) the whole post. */
   responseTimeoutMs?: number;
   maxResponseBytes?: number;
-  /**
-   * Per origin: holds requests back while an origin's requests keep timing out or answering slowly (default: one of
-   * its own).
-   */
-  breaker?: EndpointBreaker;
 }
 
 /** Lower-cases names so a caller's User-Agent replaces ours instead of doubling it. */
@@ -61,10 +67,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
     connectTimeoutMs = HTTP_CONNECT_TIMEOUT_MS,
     responseTimeoutMs = HTTP_RESPONSE_TIMEOUT_MS,
     maxResponseBytes = RESPONSE_BODY_MAX_BYTES,
-    breaker = createEndpointBreaker(),
   } = options;
-  /** An answer this slow holds a slot nearly as long as a timeout: the breaker counts it as one. */
-  const slowMs = responseTimeoutMs / 2;
   const connector = createPinnedConnector({ checkHost: policy.checkHost, timeoutMs: connectTimeoutMs });
   // Keep-alive pool per origin. undici 7's Agent follows no redirect without the redirect interceptor: a 3xx is
   // answered as is, so a receiver cannot bounce a delivery to an address that was never checked.
@@ -84,7 +87,12 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
   };
   subscribe('undici:client:sendHeaders', onSendHeaders);
 
-  async function post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<PostResult> {
+  async function post(
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    options: PostOptions = {},
+  ): Promise<PostResult> {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     const syntax = policy.checkSyntax(url);
@@ -100,19 +108,17 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
       };
     }
     const outgoing = requestHeaders(userAgent, headers);
-    const origin = syntax.url.origin;
-    if (breaker.admit(origin) === 'hold') {
-      const error = `not sent: the last ${BREAKER_TIMEOUTS} requests to ${origin} timed out or took ${slowMs / 1000} s or more; one at a time tries it again`;
-      return {
-        outcome: 'endpoint_unresponsive',
-        statusCode: null,
-        latencyMs: 0,
-        address: null,
-        error,
-        responseSummary: null,
-      };
+    // Resolved first within the integrator's own bound on lookups (src/net/resolver.ts): a connection then finds the
+    // answer cached, and a name that stalls or fails holds up only its integrator, never lookups of no tenant's.
+    const host = await policy.checkHost(syntax.hostname, options.tenant);
+    if (!host.ok) {
+      const refused =
+        host.rule === 'does_not_resolve'
+          ? new DestinationResolutionError(host.message)
+          : new BlockedDestinationError(host.message);
+      const { outcome, error } = classifyError(refused);
+      return { outcome, statusCode: null, latencyMs: elapsed(), address: null, error, responseSummary: null };
     }
-    let timedOut = false;
     let address: string | null = null;
     const payload = Buffer.from(body);
     pending.set(payload, (a) => (address = a ?? null));
@@ -144,7 +150,6 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
       };
     } catch (err) {
       const { outcome, error } = classifyError(err);
-      timedOut = outcome === 'timeout';
       const tried = err instanceof Error ? connector.addressOf(err) : undefined;
       return {
         outcome,
@@ -156,7 +161,6 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions): Webh
       };
     } finally {
       clearTimeout(timer);
-      breaker.report(origin, timedOut || elapsed() >= slowMs);
     }
   }
 

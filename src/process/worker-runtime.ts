@@ -90,6 +90,7 @@ export async function createWorkerRuntime(
         delivery: createDeliveryService({ store, client: temporal.client, config }),
         metrics,
         log,
+        slots: config.HERALD_WORKER_MAX_ACTIVITIES,
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });

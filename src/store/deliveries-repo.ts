@@ -1,5 +1,5 @@
 import type { Db, Filter } from 'mongodb';
-import { type DeliveryStatus, type TerminalReason } from '../domain/delivery-vocabulary.js';
+import { type DeliveryStatus, type GateWaitReason, type TerminalReason } from '../domain/delivery-vocabulary.js';
 import type { Position } from './cursor.js';
 import { createCancelOne } from './deliveries-cancel.js';
 import { deliveryIdOf } from './derived-ids.js';
@@ -17,7 +17,14 @@ import {
 /** What an attempt changes on its delivery. */
 export type AttemptEffect = Pick<
   DeliveryDoc,
-  'status' | 'attemptCount' | 'nextAttemptAt' | 'terminalReason' | 'lastResponseSummary' | 'updatedAt' | 'held'
+  | 'status'
+  | 'attemptCount'
+  | 'nextAttemptAt'
+  | 'terminalReason'
+  | 'lastResponseSummary'
+  | 'updatedAt'
+  | 'held'
+  | 'waitReason'
 >;
 /** What a delivery is, fixed at its creation. */
 export type DeliveryIdentity = Pick<
@@ -207,7 +214,7 @@ export function deliveriesRepoWith(db: Db, listing: Listing) {
           { _id, status: 'pending' },
           {
             // No attempt is due while held (nor counted overdue by the backlog gauges) until the release.
-            $set: { held: true, nextAttemptAt: null, updatedAt: at },
+            $set: { held: true, nextAttemptAt: null, updatedAt: at, waitReason: null },
             $setOnInsert: { ...created, attemptCount: 0, terminalReason: null },
           },
           { upsert: true },
@@ -215,6 +222,26 @@ export function deliveriesRepoWith(db: Db, listing: Listing) {
         .catch((err: unknown) => {
           // The delivery exists and is no longer pending (cancelled meanwhile): the upsert's insert lost on `_id`.
           if (!isDuplicateKey(err)) throw err;
+        });
+    },
+
+    /**
+     * Marks a pending delivery as waiting for a capacity guard until `until` (one write by `_id`), creating a
+     * handed-off one that has no record yet: the API shows why and until when. Its next attempt's record clears it.
+     */
+    async wait(identity: DeliveryIdentity, until: Date, reason: GateWaitReason, at: Date): Promise<void> {
+      const { _id, ...created } = identityOf(identity);
+      await deliveries
+        .updateOne(
+          { _id, status: 'pending' },
+          {
+            $set: { waitReason: reason, nextAttemptAt: until, updatedAt: at },
+            $setOnInsert: { ...created, attemptCount: 0, terminalReason: null },
+          },
+          { upsert: true },
+        )
+        .catch((err: unknown) => {
+          if (!isDuplicateKey(err)) throw err; // no longer pending (cancelled meanwhile)
         });
     },
 

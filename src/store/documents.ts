@@ -3,6 +3,7 @@ import type { EventRecord } from '../domain/event.js';
 import type { HistoryEventType, NameableEventType } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import type {
+  GateWaitReason,
   Actor,
   DeliveryStatus,
   PauseReason,
@@ -91,6 +92,11 @@ export interface DeliveryDoc {
   lastResponseSummary: ResponseSummary | null;
   /** true while its run waits for its paused subscription to be resumed (no attempt is made); absent = false. */
   held?: boolean;
+  /**
+   * Why its run waits without a request until nextAttemptAt (a capacity guard: src/net/attempt-gate.ts); null or absent
+   * when it does not. The next recorded attempt, hold or cancellation clears it.
+   */
+  waitReason?: GateWaitReason | null;
   /** Attempt number (as a string key) → attempt, the latest ATTEMPTS_IN_DELIVERY; absent until the first is recorded. */
   attempts?: Record<string, AttemptDoc>;
 }

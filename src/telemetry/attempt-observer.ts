@@ -20,6 +20,8 @@ export interface AttemptObserver {
   made(ctx: DeliveryLogContext, attempt: { outcome: string; statusCode: number | null; latencyMs: number }): void;
   finished(ctx: DeliveryLogContext, status: string, terminalReason: string | null): void;
   eventWaited(ctx: DeliveryLogContext, result: EventWait): void;
+  /** A scheduled attempt a capacity guard turned away: the delivery waits, nothing was sent. */
+  waited(ctx: DeliveryLogContext, reason: string): void;
 }
 
 type InfoLogger = { info(obj: object, msg: string): void };
@@ -48,6 +50,10 @@ export function createAttemptObserver(deps: {
     eventWaited(ctx, result) {
       metrics.eventWaited(result);
       logger.info({ ...ctx, result }, 'first attempt waited for its event');
+    },
+    waited(ctx, reason) {
+      metrics.attemptWaited(reason);
+      logger.info({ ...ctx, reason }, 'attempt waits: nothing sent');
     },
   };
 }

@@ -35,7 +35,7 @@ export function traceWebhookHttp(http: WebhookHttpClient): WebhookHttpClient {
   if (!currentTracing()) return http;
   return {
     close: () => http.close(),
-    post: (url, headers, body) =>
+    post: (url, headers, body, options) =>
       heraldTracer().startActiveSpan(
         'webhook POST',
         {
@@ -44,7 +44,7 @@ export function traceWebhookHttp(http: WebhookHttpClient): WebhookHttpClient {
         },
         async (span) => {
           try {
-            const result = await http.post(url, headers, body);
+            const result = await http.post(url, headers, body, options);
             span.setAttribute('herald.attempt.outcome', result.outcome);
             if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
             if (result.outcome !== 'succeeded') span.setStatus({ code: SpanStatusCode.ERROR });

@@ -1,5 +1,5 @@
 // Herald's own Prometheus metrics: one registry per process (API or worker), ids never used as labels.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Seconds: from 10 ms to 2 h, so a retry hours late still lands in a bucket of its own. */
 const LAG_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200];
@@ -30,6 +30,10 @@ export interface HeraldMetrics {
   eventWaited(result: 'stored_late' | 'not_stored'): void;
   authFailed(reason: string): void;
   httpRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  /** A scheduled attempt turned away by a capacity guard: it waits, nothing sent (src/net/attempt-gate.ts). */
+  attemptWaited(reason: string): void;
+  /** The gauge of deliveries waiting now, by reason, read from `count` at each scrape (one source per process). */
+  watchWaiting(count: () => Record<string, number>): void;
 }
 
 export const disabledMetrics: HeraldMetrics = {
@@ -42,6 +46,8 @@ export const disabledMetrics: HeraldMetrics = {
   eventWaited: () => undefined,
   authFailed: () => undefined,
   httpRequest: () => undefined,
+  attemptWaited: () => undefined,
+  watchWaiting: () => undefined,
 };
 
 /** Every Herald metric on a fresh registry, with the Node.js process metrics beside them. */
@@ -101,8 +107,29 @@ export function createHeraldMetrics(options: { defaultMetrics?: boolean } = {}):
     registers,
   });
 
+  const waits = new Counter({
+    name: 'herald_attempt_waits_total',
+    help: 'Scheduled attempts a capacity guard turned away (no request, no attempt recorded: the delivery waits), by reason',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  let waitingNow: () => Record<string, number> = () => ({});
+  new Gauge({
+    name: 'herald_deliveries_waiting',
+    help: 'Deliveries this process turned away whose wait has not run out yet, by reason',
+    labelNames: ['reason'] as const,
+    registers,
+    collect() {
+      for (const [reason, n] of Object.entries(waitingNow())) this.set({ reason: word(reason) }, n);
+    },
+  });
+
   return {
     registry,
+    attemptWaited: (reason) => waits.inc({ reason: word(reason) }),
+    watchWaiting(count) {
+      waitingNow = count;
+    },
     eventIngested: () => events.inc(),
     deliveriesCreated: (count) => created.inc(count),
     deliveryFinished: (status, reason) => finished.inc({ status: word(status), terminal_reason: word(reason) }),

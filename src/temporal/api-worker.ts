@@ -31,7 +31,7 @@ export interface ApiWorker {
 }
 
 /** The activities' dependencies but the HTTP pool (its own); `delivery`: the API's delivery service. */
-export type ApiWorkerDeps = Omit<DeliveryActivityDeps, 'http'> & {
+export type ApiWorkerDeps = Omit<DeliveryActivityDeps, 'http' | 'slots'> & {
   readonly log: DeliveryActivityDeps['log'] & { warn(obj: object, msg?: string): void };
 };
 
@@ -82,7 +82,7 @@ export function startApiWorker(config: Config, deps: ApiWorkerDeps): ApiWorker {
       const worker = await createHeraldWorker({
         config,
         connection,
-        activities: createDeliveryActivities(config, { ...deps, http }),
+        activities: createDeliveryActivities(config, { ...deps, http, slots: config.HERALD_API_WORKER_SLOTS }),
         overrides: apiWorkerOverrides(config.HERALD_API_WORKER_SLOTS),
       });
       const done = worker.run().then(

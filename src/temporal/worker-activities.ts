@@ -6,6 +6,7 @@ import type { DeliveryPort } from '../../activities/delivery-port.js';
 import { resendLimitsOf } from '../../activities/redelivery-gate.js';
 import type { Config } from '../config.js';
 import type { KeyVault } from '../crypto/key-encryption.js';
+import { createAttemptGate, slotsPerIntegrator } from '../net/attempt-gate.js';
 import type { WebhookHttpClient } from '../net/http-client.js';
 import type { Store } from '../store/index.js';
 import { createAttemptObserver } from '../telemetry/attempt-observer.js';
@@ -20,11 +21,18 @@ export interface DeliveryActivityDeps {
   readonly delivery: DeliveryPort;
   readonly metrics: HeraldMetrics;
   readonly log: { info(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  /** Attempt slots of the worker that runs these activities: the integrator's share is a part of them. */
+  readonly slots: number;
 }
 
 export function createDeliveryActivities(config: Config, deps: DeliveryActivityDeps) {
   const { store, log } = deps;
+  const gate = createAttemptGate({
+    slotsPerIntegrator: slotsPerIntegrator(deps.slots, config.HERALD_WORKER_INTEGRATOR_SHARE),
+  });
+  deps.metrics.watchWaiting(() => gate.waiting());
   return createActivities({
+    gate,
     store,
     vault: deps.vault,
     http: traceWebhookHttp(deps.http),

@@ -35,8 +35,8 @@ export interface DeliveryStack {
   requestsTo(path: string): RecordedRequest[];
   /** Creates a subscription through the API, to `https://<host>:<receiver port><path>`. */
   subscribe(path: string, eventTypes?: NameableEventType[], host?: string, port?: number): Promise<Subscription>;
-  /** Publishes an event of Alice's through the admin API; resolves with its id. */
-  publish(eventType?: LifecycleEventType): Promise<string>;
+  /** Publishes an event of Alice's (or of `integratorId`) through the admin API; resolves with its id. */
+  publish(eventType?: LifecycleEventType, integratorId?: string): Promise<string>;
   deliveriesOf(eventId: string, subscriptionId?: string): Promise<Delivery[]>;
   stop(): Promise<void>;
 }
@@ -106,14 +106,14 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     requestsTo: (path) => receiver.requests.filter((r) => r.url === path),
     subscribe: (path, eventTypes, host = 'hooks.example.com', port = receiver.port) =>
       alice.client.createSubscription({ url: `https://${host}:${port}${path}`, ...(eventTypes ? { eventTypes } : {}) }),
-    async publish(eventType = 'customer.created') {
+    async publish(eventType = 'customer.created', integratorId = alice.integratorId) {
       const input: PublishEventInput = {
         id: randomUUID(),
         eventType,
         occurredAt: new Date().toISOString(),
         livemode: true,
         payloadVersion: 1,
-        integratorId: alice.integratorId,
+        integratorId,
         accountId: randomUUID(),
         provider: 'kyc_provider',
         data: { note: 'ünïcode ✓', amount: '10.00', nested: { list: [1, 2] } },

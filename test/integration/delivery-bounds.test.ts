@@ -71,7 +71,7 @@ describe(
         http,
         activityAttempt: () => 1,
         ...deps,
-      });
+      }).attemptDelivery;
 
     const manual = (deliveryId: string, attemptNumber: number): AttemptInput => ({
       deliveryId,

@@ -3,18 +3,16 @@
 // Record new replay fixtures: HERALD_RECORD_HISTORIES=1 npm test -- test/integration/delivery-pause-hold.test.ts
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { deliveryStartOptions } from '../../src/delivery/start-delivery.js';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import { cancelSignal, deliveryStateQuery, releaseSignal } from '../../workflows/messages.js';
 import { patches } from '../../workflows/patches.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import type { DeliveryWorkflowInput } from '../../workflows/types.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
-import { createFakeDeliveryActivities } from '../helpers/fake-delivery.js';
+import { createFakeDeliveryActivities, fakeStartOptions, newDeliveryInput } from '../helpers/fake-delivery.js';
 import { eventsOfType } from '../helpers/temporal.js';
 import { startTimeSkippingWorker } from '../helpers/time-skipping.js';
 
@@ -23,24 +21,8 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 const { activities, receivers, calls } = createFakeDeliveryActivities();
 const taskQueue = 'delivery-pause-hold';
 
-const newDelivery = (): DeliveryWorkflowInput => ({
-  deliveryId: randomUUID(),
-  firstAttemptNumber: 1,
-  actor: 'system',
-  followSchedule: true,
-});
-const startOptions = (input: DeliveryWorkflowInput) =>
-  deliveryStartOptions(
-    {
-      _id: input.deliveryId,
-      subscriptionId: 'sub-1',
-      eventType: 'customer.created',
-      integratorId: 'int-1',
-      attemptCount: 0,
-    },
-    taskQueue,
-    input,
-  );
+const newDelivery = newDeliveryInput;
+const startOptions = (input: DeliveryWorkflowInput) => fakeStartOptions(taskQueue, input);
 const made = (id: string) => calls.get(id)?.map((c) => `${c.attemptNumber} ${c.actor} ${c.retryInSeconds}`);
 
 /** Records a new fixture (never overwrites a committed one); returns its marker and activity counts. */
@@ -48,11 +30,11 @@ async function shape(handle: WorkflowHandle, fixture: string) {
   const history = await handle.fetchHistory();
   if (process.env.HERALD_RECORD_HISTORIES) await writeHistory(fixture, history);
   const markers = eventsOfType(history.events, 'markerRecordedEventAttributes');
-  const patchId = Buffer.from(JSON.stringify(patches.oneMarker)).toString('base64');
+  const patchId = Buffer.from(JSON.stringify(patches.attemptSteps)).toString('base64');
   return {
-    // A new run records one marker, `one-marker`, which implies pause-hold (workflows/patches.ts).
+    // A new run records one marker, `attempt-steps`, which implies pause-hold (workflows/patches.ts).
     markers: markers.length,
-    oneMarker: markers.some((marker) => JSON.stringify(marker).includes(patchId)),
+    stepsMarker: markers.some((marker) => JSON.stringify(marker).includes(patchId)),
     activities: eventsOfType(history.events, 'activityTaskScheduledEventAttributes').length,
     timers: eventsOfType(history.events, 'timerStartedEventAttributes').length,
   };
@@ -88,9 +70,9 @@ describe('a delivery held by its paused subscription (time-skipping server)', ()
     assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 3 });
     // Attempt 2 made after the release is the one the schedule had due; after it, the schedule's next step (60 s).
     assert.deepEqual(made(input.deliveryId), ['1 system 30', '2 system null', '2 system 60', '3 system null']);
-    assert.deepEqual(await shape(handle, 'one-marker-pause-held-retry-released'), {
+    assert.deepEqual(await shape(handle, 'steps-pause-held-retry-released'), {
       markers: 1,
-      oneMarker: true,
+      stepsMarker: true,
       activities: 4,
       timers: 2,
     });
@@ -106,9 +88,9 @@ describe('a delivery held by its paused subscription (time-skipping server)', ()
     assert.deepEqual(await handle.result(), { status: 'cancelled', attempts: 0 });
     assert.equal(made(input.deliveryId)?.length, 1);
     assert.equal((await handle.describe()).typedSearchAttributes.get(searchAttributes.deliveryStatus), 'cancelled');
-    assert.deepEqual(await shape(handle, 'one-marker-pause-held-then-cancelled'), {
+    assert.deepEqual(await shape(handle, 'steps-pause-held-then-cancelled'), {
       markers: 1,
-      oneMarker: true,
+      stepsMarker: true,
       activities: 1,
       timers: 0,
     });

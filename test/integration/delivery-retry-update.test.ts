@@ -87,9 +87,9 @@ describe('manual retry by update (time-skipping server)', () => {
 
     const made = calls.get(input.deliveryId)?.map((c) => `${c.attemptNumber} ${c.actor} ${c.retryInSeconds}`);
     assert.deepEqual(made, ['1 system 30', '2 manual 60', '3 system null'], 'one attempt for four requests');
-    assert.deepEqual(await shape(handle, 'one-marker-retry-update-during-wait'), {
-      markers: 1, // patched(patches.oneMarker), which implies the others (workflows/patches.ts)
-      activities: ['attemptDelivery', 'attemptDelivery', 'attemptDelivery'],
+    assert.deepEqual(await shape(handle, 'steps-retry-update-during-wait'), {
+      markers: 1, // patched(patches.attemptSteps), which implies the others (workflows/patches.ts)
+      activities: ['runAttempt', 'runAttempt', 'runAttempt'],
     });
   });
 
@@ -125,12 +125,12 @@ describe('manual retry by update (time-skipping server)', () => {
     assert.deepEqual(calls.get(failed.deliveryId)?.slice(7), [
       { deliveryId: failed.deliveryId, attemptNumber: 8, actor: 'manual', followSchedule: false, retryInSeconds: null },
     ]);
-    assert.deepEqual(await shape(handle, 'one-marker-retry-update-rerun'), {
-      markers: 1, // patched(patches.oneMarker), which implies manual-retry-update too
-      activities: ['prepareRerun', 'attemptDelivery'],
+    assert.deepEqual(await shape(handle, 'steps-retry-update-rerun'), {
+      markers: 1, // patched(patches.attemptSteps), which implies manual-retry-update too
+      activities: ['prepareRerun', 'runAttempt'],
     });
     const markers = eventsOfType((await handle.fetchHistory()).events, 'markerRecordedEventAttributes');
-    const patchId = Buffer.from(JSON.stringify(patches.oneMarker)).toString('base64');
+    const patchId = Buffer.from(JSON.stringify(patches.attemptSteps)).toString('base64');
     assert.ok(markers.some((marker) => JSON.stringify(marker).includes(patchId)));
   });
 });

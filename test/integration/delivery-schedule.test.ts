@@ -52,7 +52,7 @@ async function timeline(handle: WorkflowHandle, record?: string) {
   return {
     startMs,
     attemptsAt: eventsOfType(events, 'activityTaskScheduledEventAttributes')
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'attemptDelivery')
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runAttempt')
       .map((e) => (timestampMs(e.eventTime) - startMs) / 1000),
     timers: eventsOfType(events, 'timerStartedEventAttributes').map((e) =>
       durationSeconds(e.timerStartedEventAttributes?.startToFireTimeout),
@@ -99,7 +99,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
     assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 4 });
 
-    const { attemptsAt, timers } = await timeline(handle, 'ruled-succeeds-after-3-failures');
+    const { attemptsAt, timers } = await timeline(handle, 'steps-succeeds-after-3-failures');
     assertOffsets(attemptsAt, [0, 30, 90, 390]);
     assert.deepEqual(timers, [30, 60, 300]);
     assert.equal(calls.get(input.deliveryId)?.length, 4);
@@ -121,7 +121,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     await handle.signal(retryNowSignal);
     assert.deepEqual(await handle.result(), { status: 'failed', attempts: 7 });
 
-    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'ruled-always-fails-with-retry-now');
+    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'steps-always-fails-with-retry-now');
     assert.equal(attemptsAt.length, 7);
     const sixth = attemptsAt[5] ?? Number.NaN;
     assert.ok(sixth >= 2760 && sixth < 2800, `6th attempt at +${sixth} s, the 2 h timer would fire at +9390 s`);
@@ -181,7 +181,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     await waitForWorkflowTaskAfterSignal(handle);
     release();
     assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
-    await timeline(handle, 'ruled-retry-during-last-attempt');
+    await timeline(handle, 'steps-retry-during-last-attempt');
     const made = calls.get(input.deliveryId)?.map((i) => `${i.attemptNumber} ${i.actor} ${i.retryInSeconds}`);
     assert.deepEqual(made, ['1 manual null', '2 manual null']);
   });
@@ -203,7 +203,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     const handle = env.client.workflow.getHandle(deliveryWorkflowId(input.deliveryId), signaledRunId);
     assert.deepEqual(await handle.result(), { status: 'failed', attempts: 1 });
 
-    const { attemptsAt, timers } = await timeline(handle, 'ruled-manual-rerun-one-attempt');
+    const { attemptsAt, timers } = await timeline(handle, 'steps-manual-rerun-one-attempt');
     assert.equal(attemptsAt.length, 1);
     assert.deepEqual(timers, []);
     assert.deepEqual(calls.get(input.deliveryId)?.slice(7), [
@@ -231,7 +231,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     const second = await handle.executeUpdate(attemptResultUpdate, { args: [2] });
     assert.equal(second.outcome, 'succeeded');
     assert.deepEqual(await result, { status: 'succeeded', attempts: 2 });
-    await timeline(handle, 'ruled-test-send-with-update');
+    await timeline(handle, 'steps-test-send-with-update');
   });
 
   it('ends a waiting run at once on the cancel signal: no further attempt, status cancelled', async () => {
@@ -241,7 +241,7 @@ describe('delivery workflow schedule (time-skipping server)', () => {
     await handle.signal(cancelSignal);
     assert.deepEqual(await handle.result(), { status: 'cancelled', attempts: 1 });
 
-    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'ruled-cancel-signal-during-wait');
+    const { attemptsAt, timers, cancelledTimers } = await timeline(handle, 'steps-cancel-signal-during-wait');
     assert.equal(attemptsAt.length, 1);
     assert.deepEqual(timers, [30]);
     assert.equal(cancelledTimers, 1);

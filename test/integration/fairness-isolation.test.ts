@@ -32,7 +32,12 @@ describe('fairness between subscriptions', () => {
       dynamicConfig: ['matching.enableFairness=true'],
     });
     // The dev server has one partition for every queue: fairness is exact within a partition only.
-    const env = { HERALD_WORKER_MAX_ACTIVITIES: '2', TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
+    // One integrator's two subscriptions: its share of the slots (src/net/attempt-gate.ts) is not what is tested here.
+    const env = {
+      HERALD_WORKER_MAX_ACTIVITIES: '2',
+      HERALD_WORKER_INTEGRATOR_SHARE: '100',
+      TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
+    };
     stack = await startDeliveryStack({ env });
   });
   after(async () => {

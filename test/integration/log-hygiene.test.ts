@@ -185,7 +185,7 @@ describe('logs of a whole run', () => {
 
     const sdkAttemptLines = temporalEntries.filter(
       (e) =>
-        e.meta.activityType === 'attemptDelivery' &&
+        e.meta.activityType === 'runAttempt' &&
         ['Activity started', 'Activity completed', 'Activity failed'].includes(e.message),
     );
     assert.ok(sdkAttemptLines.length >= 3, 'the SDK logged the attempt activities');

@@ -67,7 +67,7 @@ describe('metrics end to end (API and worker /metrics)', () => {
     assert.equal(sum(w, 'herald_deliveries_overdue'), 0);
     // The Temporal SDK's own metrics are on the same endpoint.
     assert.ok(sum(w, 'temporal_num_pollers', { poller_type: 'workflow_task' }) > 0, 'Temporal SDK metrics proxied');
-    assert.ok(sum(w, 'temporal_activity_execution_latency_count', { activity_type: 'attemptDelivery' }) >= 4);
+    assert.ok(sum(w, 'temporal_activity_execution_latency_count', { activity_type: 'runAttempt' }) >= 4);
     // The poll split (src/temporal/herald-worker.ts): half the 20 workflow-task polls on the shared queue, where every
     // delivery's first task waits (the SDK's default: 4 of 20; docs/scale-and-size.md, "The poll split and the workflow
     // cache").

@@ -19,7 +19,7 @@ import { createMongo } from '../../src/store/mongo.js';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { initialSearchAttributes } from '../../workflows/start-options.js';
-import type { AttemptInput, AttemptResult } from '../../workflows/types.js';
+import type { AttemptInput, AttemptResult, AttemptStep, StepInput } from '../../workflows/types.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
 import { lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
 import { testConfig } from '../helpers/env.js';
@@ -34,7 +34,10 @@ describe('the retry timer counts from the answer (time-skipping server, scripted
   /** Per delivery: what attempt 1 answers as left of its 30 s wait (undefined: a result older than the field). */
   const leftMs = new Map<string, number | undefined>();
   const activities = {
-    async attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
+    async runAttempt(input: StepInput): Promise<AttemptStep> {
+      return { step: 'sent', result: await activities.attemptDelivery(input) };
+    },
+    async attemptDelivery(input: AttemptInput | StepInput): Promise<AttemptResult> {
       const n = input.attemptNumber;
       const failed = n === 1;
       return {

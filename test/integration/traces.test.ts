@@ -53,8 +53,8 @@ describe('traces (OpenTelemetry, in-memory exporter)', () => {
       'herald.hand-off',
       'StartWorkflow:deliveryWorkflow',
       'RunWorkflow:deliveryWorkflow',
-      'StartActivity:attemptDelivery',
-      'RunActivity:attemptDelivery',
+      'StartActivity:runAttempt',
+      'RunActivity:runAttempt',
       'webhook POST',
     ]);
     assert.equal(new Set(chain.map((x) => x.spanContext().traceId)).size, 1, 'one trace');

@@ -47,6 +47,20 @@ const expected = {
   'one-marker-retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3, markers: 1 },
   'one-marker-pause-held-retry-released': { activities: 4, timers: 2, signals: 1, updates: 0, markers: 1 },
   'one-marker-pause-held-then-cancelled': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 1 },
+  // Recorded from the state machine (patch attempt-steps, one marker): runAttempt answers sent, end or wait; the
+  // same shapes as above, and waits for a capacity guard (three re-asks, then attempt 2; a cancel while waiting).
+  'steps-always-fails-with-retry-now': { activities: 7, timers: 6, signals: 1, updates: 0, markers: 1 },
+  'steps-cancel-signal-during-wait': { activities: 1, timers: 1, signals: 1, updates: 0, markers: 1 },
+  'steps-manual-rerun-one-attempt': { activities: 2, timers: 0, signals: 1, updates: 0, markers: 1 },
+  'steps-pause-held-retry-released': { activities: 4, timers: 2, signals: 1, updates: 0, markers: 1 },
+  'steps-pause-held-then-cancelled': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 1 },
+  'steps-retry-during-last-attempt': { activities: 3, timers: 0, signals: 1, updates: 0, markers: 1 },
+  'steps-retry-update-during-wait': { activities: 3, timers: 2, signals: 0, updates: 4, markers: 1 },
+  'steps-retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3, markers: 1 },
+  'steps-succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0, markers: 1 },
+  'steps-test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2, markers: 1 },
+  'steps-waiting-then-cancelled': { activities: 1, timers: 1, signals: 1, updates: 0, markers: 1 },
+  'steps-waits-then-succeeds': { activities: 6, timers: 5, signals: 0, updates: 0, markers: 1 },
   // The endpoint probe (workflows/probe.ts): two failing probes, then the 2xx that resumed the subscription.
   'probe-failing-then-resumed': { activities: 3, timers: 3, signals: 0, updates: 0, markers: 0 },
 } as const;

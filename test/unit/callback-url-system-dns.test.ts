@@ -1,4 +1,4 @@
-// The callback-URL policy with the REAL system resolver (getaddrinfo: /etc/hosts, then DNS): names that resolve to
+// The callback-URL policy with the REAL system resolver (/etc/hosts, then DNS through c-ares): names that resolve to
 // loopback are refused for their addresses, even inside an allowed range, and a name that cannot exist does not
 // resolve.
 import assert from 'node:assert/strict';

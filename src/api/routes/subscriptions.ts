@@ -44,7 +44,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const integratorId = integratorOf(request);
       const { url, eventTypes, description } = request.body;
-      const href = await acceptedCallbackUrl(app.callbackUrls, url);
+      const href = await acceptedCallbackUrl(app.callbackUrls, url, integratorId);
       await checkSubscriptionQuota(app, integratorId);
       const id = randomUUID();
       const created = await repo.create(
@@ -131,7 +131,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       if (status !== undefined && found.status === 'paused')
         throw conflict('the subscription is paused: POST …/resume first, then change its status');
       const changes: SubscriptionChanges = {};
-      if (url !== undefined) changes.url = await acceptedCallbackUrl(app.callbackUrls, url);
+      if (url !== undefined) changes.url = await acceptedCallbackUrl(app.callbackUrls, url, integratorId);
       if (eventTypes !== undefined) changes.eventTypes = storedEventTypes(eventTypes);
       if (description !== undefined) changes.description = description;
       if (status !== undefined) changes.status = status;

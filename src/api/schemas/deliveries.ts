@@ -5,6 +5,7 @@ import {
   deliveryStatusSchema,
   responseSummarySchema,
   terminalReasonSchema,
+  waitReasonSchema,
 } from '../../domain/delivery-vocabulary.js';
 import { cursorParam, dateTime, givenOnce, limitParam, nextCursor, uuid } from './common.js';
 
@@ -14,7 +15,9 @@ const deliveryStatus = deliveryStatusSchema.describe(
 
 const attemptOutcome = attemptOutcomeSchema.describe(
   'succeeded: 2xx; http_error: any other status (3xx included); blocked: non-public address, no request; ' +
-    'endpoint_unresponsive: not sent, the endpoint timed out or answered in 5 s or more on its last requests (a failed attempt)',
+    'endpoint_unresponsive: recorded by earlier versions of Herald for an attempt its breaker held back without a ' +
+    'request; ' +
+    "no longer recorded (such attempts now wait: see the delivery's waitReason)",
 );
 
 const responseSummary = responseSummarySchema.meta({ id: 'ResponseSummary' });
@@ -37,6 +40,14 @@ export const delivery = z
       .describe(
         'true while pending and held by its paused subscription: no attempt is made (none of its schedule used) ' +
           'until the subscription is resumed',
+      ),
+    waitReason: waitReasonSchema
+      .nullable()
+      .describe(
+        'why a pending delivery waits without a request now (no attempt recorded, none of its schedule used): ' +
+          'subscription_paused (held until resumed), endpoint_unresponsive (the last requests to its endpoint timed ' +
+          'out: it tries again when the endpoint answers), integrator_busy (the integrator already has its share of ' +
+          "the worker's attempts in flight); nextAttemptAt says until when; null when it does not wait",
       ),
   })
   .meta({ id: 'Delivery' });

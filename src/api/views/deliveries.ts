@@ -1,6 +1,15 @@
+import type { WaitReason } from '../../domain/delivery-vocabulary.js';
 import type { AttemptDoc, DeliveryDoc, EventDoc } from '../../store/documents.js';
 
 const iso = (d: Date): string => d.toISOString();
+
+/** Why a pending delivery waits now; a guard's wait is over once its time has passed (the run asks again). */
+function waitReasonOf(d: DeliveryDoc): WaitReason | null {
+  if (d.status !== 'pending') return null;
+  if (d.held === true) return 'subscription_paused';
+  if (!d.waitReason || !d.nextAttemptAt || d.nextAttemptAt.getTime() < Date.now()) return null;
+  return d.waitReason;
+}
 
 export const deliveryView = (d: DeliveryDoc) => ({
   id: d._id,
@@ -17,6 +26,7 @@ export const deliveryView = (d: DeliveryDoc) => ({
   // cancel() or fail() before any attempt has no such field stored.
   lastResponseSummary: d.lastResponseSummary ?? null,
   held: d.status === 'pending' && d.held === true,
+  waitReason: waitReasonOf(d),
 });
 
 export const attemptView = (a: AttemptDoc) => ({

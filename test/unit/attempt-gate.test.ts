@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BUSY_RETRY_MS, createAttemptGate, slotsPerIntegrator } from '../../src/net/attempt-gate.js';
+import { createEndpointBreaker } from '../../src/net/endpoint-breaker.js';
+
+const ORIGIN = 'https://hooks.example:443';
+const req = (integratorId: string, deliveryId: string, explicit = false) => ({
+  integratorId,
+  origin: ORIGIN,
+  deliveryId,
+  explicit,
+});
+
+describe('attempt gate', () => {
+  it("bounds one integrator's attempts in flight; the others keep going, and a finished one frees a slot", () => {
+    const gate = createAttemptGate({ slotsPerIntegrator: 2, random: () => 0.5 });
+    const a1 = gate.admit(req('a', 'd1'));
+    const a2 = gate.admit(req('a', 'd2'));
+    assert.equal(a1.kind, 'send');
+    assert.equal(a2.kind, 'send');
+    assert.deepEqual(gate.admit(req('a', 'd3')), {
+      kind: 'wait',
+      reason: 'integrator_busy',
+      waitMs: BUSY_RETRY_MS * 1.5,
+    });
+    assert.equal(gate.admit(req('b', 'd4')).kind, 'send', 'another integrator is not bounded by a');
+    assert.deepEqual(gate.waiting(), { endpoint_unresponsive: 0, integrator_busy: 1 });
+    if (a1.kind === 'send') a1.done(false);
+    assert.equal(gate.admit(req('a', 'd3')).kind, 'send', 'a slot came free');
+    assert.deepEqual(gate.waiting(), { endpoint_unresponsive: 0, integrator_busy: 0 }, 'd3 no longer waits');
+  });
+
+  it('never turns away an explicit request (a manual retry, a test send), which still counts in the share', () => {
+    const gate = createAttemptGate({ slotsPerIntegrator: 1 });
+    assert.equal(gate.admit(req('a', 'd1')).kind, 'send');
+    assert.equal(gate.admit(req('a', 'd2', true)).kind, 'send');
+    assert.equal(gate.admit(req('a', 'd3')).kind, 'wait');
+  });
+
+  it("waits out a breaker opened by the integrator's own timeouts, spread over one open time; others on the origin go", () => {
+    let t = 0;
+    const breaker = createEndpointBreaker({ threshold: 2, openMs: 10_000, now: () => t });
+    const gate = createAttemptGate({ slotsPerIntegrator: 100, breaker, now: () => t, random: () => 0.25 });
+    for (const id of ['d1', 'd2']) {
+      const v = gate.admit(req('a', id));
+      assert.equal(v.kind, 'send');
+      if (v.kind === 'send') v.done(true);
+    }
+    t = 4_000;
+    assert.deepEqual(gate.admit(req('a', 'd3')), { kind: 'wait', reason: 'endpoint_unresponsive', waitMs: 8_500 });
+    assert.equal(gate.admit(req('b', 'd4')).kind, 'send', "b's requests to the same origin are not held");
+    t = 10_000;
+    const probe = gate.admit(req('a', 'd3'));
+    assert.equal(probe.kind, 'send', 'the probe goes');
+    assert.equal(gate.admit(req('a', 'd5')).kind, 'wait', 'one probe at a time');
+    if (probe.kind === 'send') probe.done(false);
+    assert.equal(gate.admit(req('a', 'd5')).kind, 'send', 'an answer closed it');
+  });
+
+  it('a share is a part of the slots, at least one', () => {
+    assert.equal(slotsPerIntegrator(100, 25), 25);
+    assert.equal(slotsPerIntegrator(2, 25), 1);
+    assert.equal(slotsPerIntegrator(10, 100), 10);
+  });
+});

@@ -151,7 +151,7 @@ const lastA = Math.max(...[...arrivals.a.values()].map((l) => l.at(-1) ?? 0));
 const firstA = Math.min(...[...arrivals.a.values()].map((l) => l[0] ?? Infinity));
 const bFirst = firstAttemptMs('b');
 const figures = {
-  mode: burst ? 'burst' : 'hang',
+  mode: burst ? 'burst' : slowAnswers ? 'slow' : 'hang',
   flags,
   a: { events: published.a.size, undelivered: pendingOf('a'), attempts: [...arrivals.a.values()].flat().length },
   b: {

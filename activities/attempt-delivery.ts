@@ -10,6 +10,7 @@ import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attem
 import { DELIVERY_NOT_FOUND } from '../workflows/messages.js';
 import type { AttemptInput, AttemptResult, AttemptStep, HandOff, StepInput } from '../workflows/types.js';
 import { createAttemptRecorder, type LogError } from './attempt-record.js';
+import { createAttemptWaits } from './attempt-waits.js';
 import { createEventWait } from './event-wait.js';
 import { isForeignEvent, refuseForeignEvent } from './foreign-event.js';
 import { currentHeartbeat, withHeartbeats } from './keep-alive.js';
@@ -118,6 +119,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
   const guardRepeat = createRepeatPostGuard({ store, now, logError, observer, max: deps.repeatPostsMax });
   const recorder = createAttemptRecorder({ ...deps, now, logError });
   const { settle, untilDue } = recorder;
+  const waits = createAttemptWaits({ gate, store, now, observer });
 
   return {
     /** The attempt of runs with patch `attempt-steps`: sent, end, or wait (paused, breaker, integrator's share). */
@@ -137,6 +139,9 @@ export function createAttemptDelivery(deps: AttemptDeps) {
 
   async function attempt(input: AttemptInput | StepInput, steps: boolean): Promise<AttemptStep> {
     const retried = activityAttempt() > 1;
+    const again = steps && !retried && !input.handOff ? await waits.again(input as StepInput) : null;
+    if (again) return again;
+    waits.forget(input.deliveryId);
     const { handOff } = input;
     // Only a retried activity can find its attempt recorded already (attempt numbers are never reused), or a
     // handed-off delivery already stored. Its effect on the delivery may not have been written: write it again.
@@ -202,11 +207,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       deliveryId: delivery._id,
       explicit,
     });
-    if (admitted.kind === 'wait') {
-      await deliveries.wait(delivery, new Date(now().getTime() + admitted.waitMs), admitted.reason, now());
-      observer?.waited(ctx, admitted.reason);
-      return { step: 'wait', reason: admitted.reason, waitMs: admitted.waitMs };
-    }
+    if (admitted.kind === 'wait') return await waits.turnAway(delivery, admitted, input.attemptNumber);
 
     const signedAt = now();
     const timestamp = Math.floor(signedAt.getTime() / 1000);

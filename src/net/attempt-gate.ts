@@ -12,6 +12,8 @@ export type { GateWaitReason };
 
 /** A turned-away attempt asks again this long after, at the soonest (plus up to as much again, spread at random). */
 export const BUSY_RETRY_MS = 1_000;
+/** How long past its time a turned-away delivery is remembered for its re-ask. */
+const FORGET_AFTER_MS = 60_000;
 
 export type GateVerdict =
   | { readonly kind: 'send'; done(timedOut: boolean): void }
@@ -28,6 +30,12 @@ export interface AttemptRequest {
 
 export interface AttemptGate {
   admit(request: AttemptRequest): GateVerdict;
+  /**
+   * For a delivery this process turned away: the wait it would answer now (nothing taken: not a slot, not the probe),
+   * or null when the attempt should go the whole way (it may be admitted, or it was not turned away here). Lets a
+   * re-ask that would wait again answer without reading anything.
+   */
+  recheck(deliveryId: string): Extract<GateVerdict, { kind: 'wait' }> | null;
   /** Deliveries turned away whose wait has not run out yet, by reason (this process's; the metric sums them). */
   waiting(): Record<GateWaitReason, number>;
 }
@@ -42,33 +50,57 @@ export interface AttemptGateOptions {
   readonly maxTracked?: number;
 }
 
+/** A turned-away delivery: why, until when, and what it waits on (for its re-ask). */
+interface TurnedAway {
+  readonly reason: GateWaitReason;
+  readonly until: number;
+  readonly integratorId: string;
+  /** The breaker's key: the integrator and the origin. */
+  readonly key: string;
+}
+
+type Wait = Extract<GateVerdict, { kind: 'wait' }>;
+
 export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
   const { slotsPerIntegrator, breaker = createEndpointBreaker(), now = Date.now, random = Math.random } = options;
   const { maxTracked = 100_000 } = options;
   const inFlight = new Map<string, number>();
-  const turnedAway = new Map<string, { reason: GateWaitReason; until: number }>();
+  const turnedAway = new Map<string, TurnedAway>();
 
-  const wait = (deliveryId: string, reason: GateWaitReason, soonestMs: number, spreadMs: number): GateVerdict => {
+  const wait = (deliveryId: string, on: Omit<TurnedAway, 'until'>, soonestMs: number, spreadMs: number): Wait => {
     const waitMs = Math.round(soonestMs + random() * spreadMs);
     turnedAway.delete(deliveryId); // re-inserted last: the map stays in order of `until`, roughly
     if (turnedAway.size >= maxTracked) turnedAway.delete(turnedAway.keys().next().value ?? '');
-    turnedAway.set(deliveryId, { reason, until: now() + waitMs });
-    return { kind: 'wait', reason, waitMs };
+    turnedAway.set(deliveryId, { ...on, until: now() + waitMs });
+    return { kind: 'wait', reason: on.reason, waitMs };
   };
 
+  /** The share first (checking it takes nothing), then the breaker's hold (`peek` when nothing may be taken). */
+  function waitNow(deliveryId: string, integratorId: string, key: string, take: boolean): Wait | 'probe' | null {
+    const on = { integratorId, key };
+    if ((inFlight.get(integratorId) ?? 0) >= slotsPerIntegrator)
+      return wait(deliveryId, { ...on, reason: 'integrator_busy' }, BUSY_RETRY_MS, BUSY_RETRY_MS);
+    const hold = take ? breaker.admit(key) : breaker.peek(key);
+    if (hold === null) return null;
+    if (hold.kind !== 'hold') return hold.kind === 'probe' ? 'probe' : null;
+    // Spread over one open time, so that the deliveries behind a breaker do not all ask again at once.
+    return wait(deliveryId, { ...on, reason: 'endpoint_unresponsive' }, hold.retryInMs, hold.openMs);
+  }
+
   return {
+    recheck(deliveryId) {
+      const last = turnedAway.get(deliveryId);
+      const again = last ? waitNow(deliveryId, last.integratorId, last.key, false) : null;
+      return again === 'probe' ? null : again;
+    },
     admit({ integratorId, origin, deliveryId, explicit }) {
-      const holding = inFlight.get(integratorId) ?? 0;
       const key = `${integratorId} ${origin}`;
       if (!explicit) {
-        if (holding >= slotsPerIntegrator) return wait(deliveryId, 'integrator_busy', BUSY_RETRY_MS, BUSY_RETRY_MS);
-        const decision = breaker.admit(key);
-        // Spread over one open time, so that the deliveries behind a breaker do not all ask again at once.
-        if (decision.kind === 'hold')
-          return wait(deliveryId, 'endpoint_unresponsive', decision.retryInMs, decision.openMs);
+        const waiting = waitNow(deliveryId, integratorId, key, true);
+        if (waiting !== null && waiting !== 'probe') return waiting;
       }
       turnedAway.delete(deliveryId);
-      inFlight.set(integratorId, holding + 1);
+      inFlight.set(integratorId, (inFlight.get(integratorId) ?? 0) + 1);
       let finished = false;
       return {
         kind: 'send',
@@ -86,8 +118,9 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
       const counts: Record<GateWaitReason, number> = { endpoint_unresponsive: 0, integrator_busy: 0 };
       const at = now();
       for (const [id, w] of turnedAway) {
-        if (w.until < at) turnedAway.delete(id);
-        else counts[w.reason] += 1;
+        // Kept a while past its time: its re-ask, a little late, still finds it (recheck).
+        if (w.until < at - FORGET_AFTER_MS) turnedAway.delete(id);
+        else if (w.until >= at) counts[w.reason] += 1;
       }
       return counts;
     },

@@ -22,6 +22,8 @@ export type BreakerDecision =
 export interface EndpointBreaker {
   /** Whether a POST under `key` may go now: `probe` is the one request let through an open breaker. */
   admit(key: string): BreakerDecision;
+  /** The hold `admit` would answer now, without taking the probe: null when it would let a request go. */
+  peek(key: string): Extract<BreakerDecision, { kind: 'hold' }> | null;
   /** What the POST came to: a timeout counts, any other answer or failure closes the breaker. */
   report(key: string, timedOut: boolean): void;
   /** Keys whose breaker is open now (for logs and tests). */
@@ -51,13 +53,21 @@ export function createEndpointBreaker(
     if (states.size >= maxKeys && !oldest.done) states.delete(oldest.value);
   };
 
+  const peek = (key: string): Extract<BreakerDecision, { kind: 'hold' }> | null => {
+    const s = states.get(key);
+    if (!s || s.openUntil === null) return null;
+    if (s.probing) return { kind: 'hold', retryInMs: s.openMs, openMs: s.openMs };
+    const left = s.openUntil - now();
+    return left > 0 ? { kind: 'hold', retryInMs: left, openMs: s.openMs } : null;
+  };
+
   return {
+    peek,
     admit(key) {
+      const held = peek(key);
+      if (held) return held;
       const s = states.get(key);
       if (!s || s.openUntil === null) return { kind: 'send' };
-      if (s.probing) return { kind: 'hold', retryInMs: s.openMs, openMs: s.openMs };
-      const left = s.openUntil - now();
-      if (left > 0) return { kind: 'hold', retryInMs: left, openMs: s.openMs };
       s.probing = true;
       return { kind: 'probe' };
     },

@@ -57,6 +57,21 @@ describe('attempt gate', () => {
     assert.equal(gate.admit(req('a', 'd5')).kind, 'send', 'an answer closed it');
   });
 
+  it('rechecks a turned-away delivery without taking the probe; once the breaker may probe, it goes the whole way', () => {
+    let t = 0;
+    const breaker = createEndpointBreaker({ threshold: 1, openMs: 10_000, now: () => t });
+    const gate = createAttemptGate({ slotsPerIntegrator: 100, breaker, now: () => t, random: () => 0 });
+    const first = gate.admit(req('a', 'd1'));
+    if (first.kind === 'send') first.done(true); // opens a's breaker for the origin
+    assert.equal(gate.admit(req('a', 'd2')).kind, 'wait');
+    assert.equal(gate.recheck('never-turned-away'), null, 'only what this process turned away');
+    t = 5_000;
+    assert.deepEqual(gate.recheck('d2'), { kind: 'wait', reason: 'endpoint_unresponsive', waitMs: 5_000 });
+    t = 10_000;
+    assert.equal(gate.recheck('d2'), null, 'the breaker would let a probe go: the attempt goes the whole way');
+    assert.equal(gate.admit(req('a', 'd2')).kind, 'send', 'recheck did not take the probe');
+  });
+
   it('a share is a part of the slots, at least one', () => {
     assert.equal(slotsPerIntegrator(100, 25), 25);
     assert.equal(slotsPerIntegrator(2, 25), 1);

@@ -12,6 +12,8 @@ export type { GateWaitReason };
 
 /** A turned-away attempt asks again this long after, at the soonest (plus up to as much again, spread at random). */
 export const BUSY_RETRY_MS = 1_000;
+/** The longest wait of a delivery over its integrator's share, however many wait with it. */
+export const BUSY_MAX_WAIT_MS = 30_000;
 /** How long past its time a turned-away delivery is remembered for its re-ask. */
 const FORGET_AFTER_MS = 60_000;
 
@@ -66,6 +68,23 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
   const { maxTracked = 100_000 } = options;
   const inFlight = new Map<string, number>();
   const turnedAway = new Map<string, TurnedAway>();
+  /** Per integrator: its deliveries waiting for its share here, and until when (pruned as it is counted). */
+  const overShare = new Map<string, Map<string, number>>();
+
+  /**
+   * How long a delivery over its integrator's share waits: longer the more wait with it (one slot of the share serves
+   * about one re-ask a second), so that a backlog behind the share asks again at about the rate the share serves,
+   * not every second each (a recovered endpoint's backlog re-asking every second swamped the worker and Temporal).
+   */
+  function busyWaitMs(integratorId: string, deliveryId: string): number {
+    const waiting = overShare.get(integratorId) ?? new Map<string, number>();
+    const at = now();
+    for (const [id, until] of waiting) if (until < at || id === deliveryId) waiting.delete(id);
+    const soonest = Math.min(BUSY_MAX_WAIT_MS, BUSY_RETRY_MS * Math.max(1, waiting.size / slotsPerIntegrator));
+    waiting.set(deliveryId, at + 2 * soonest);
+    overShare.set(integratorId, waiting);
+    return soonest;
+  }
 
   const wait = (deliveryId: string, on: Omit<TurnedAway, 'until'>, soonestMs: number, spreadMs: number): Wait => {
     const waitMs = Math.round(soonestMs + random() * spreadMs);
@@ -78,8 +97,10 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
   /** The share first (checking it takes nothing), then the breaker's hold (`peek` when nothing may be taken). */
   function waitNow(deliveryId: string, integratorId: string, key: string, take: boolean): Wait | 'probe' | null {
     const on = { integratorId, key };
-    if ((inFlight.get(integratorId) ?? 0) >= slotsPerIntegrator)
-      return wait(deliveryId, { ...on, reason: 'integrator_busy' }, BUSY_RETRY_MS, BUSY_RETRY_MS);
+    if ((inFlight.get(integratorId) ?? 0) >= slotsPerIntegrator) {
+      const soonest = busyWaitMs(integratorId, deliveryId);
+      return wait(deliveryId, { ...on, reason: 'integrator_busy' }, soonest, soonest);
+    }
     const hold = take ? breaker.admit(key) : breaker.peek(key);
     if (hold === null) return null;
     if (hold.kind !== 'hold') return hold.kind === 'probe' ? 'probe' : null;
@@ -100,6 +121,9 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
         if (waiting !== null && waiting !== 'probe') return waiting;
       }
       turnedAway.delete(deliveryId);
+      const over = overShare.get(integratorId);
+      over?.delete(deliveryId);
+      if (over?.size === 0) overShare.delete(integratorId);
       inFlight.set(integratorId, (inFlight.get(integratorId) ?? 0) + 1);
       let finished = false;
       return {
@@ -121,6 +145,10 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
         // Kept a while past its time: its re-ask, a little late, still finds it (recheck).
         if (w.until < at - FORGET_AFTER_MS) turnedAway.delete(id);
         else if (w.until >= at) counts[w.reason] += 1;
+      }
+      for (const [integratorId, waiting] of overShare) {
+        for (const [id, until] of waiting) if (until < at) waiting.delete(id);
+        if (waiting.size === 0) overShare.delete(integratorId);
       }
       return counts;
     },

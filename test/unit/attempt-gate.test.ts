@@ -30,6 +30,17 @@ describe('attempt gate', () => {
     assert.deepEqual(gate.waiting(), { endpoint_unresponsive: 0, integrator_busy: 0 }, 'd3 no longer waits');
   });
 
+  it('the more wait for the share, the longer each waits: the backlog asks again at about the pace the share serves', () => {
+    const gate = createAttemptGate({ slotsPerIntegrator: 2, random: () => 0.5 });
+    gate.admit(req('a', 'd1'));
+    gate.admit(req('a', 'd2'));
+    const waits = Array.from({ length: 10 }, (_, i) => gate.admit(req('a', `w${i}`)));
+    const ms = waits.map((w) => (w.kind === 'wait' ? w.waitMs : 0));
+    // 1 s while no more than the share waits, then 1 s per share's worth waiting, half as much again at random.
+    assert.deepEqual(ms, [1500, 1500, 1500, 2250, 3000, 3750, 4500, 5250, 6000, 6750]);
+    assert.equal(gate.admit(req('b', 'b1')).kind, 'send', "another integrator is not slowed by a's backlog");
+  });
+
   it('never turns away an explicit request (a manual retry, a test send), which still counts in the share', () => {
     const gate = createAttemptGate({ slotsPerIntegrator: 1 });
     assert.equal(gate.admit(req('a', 'd1')).kind, 'send');

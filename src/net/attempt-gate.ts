@@ -43,8 +43,13 @@ export interface AttemptGate {
 }
 
 export interface AttemptGateOptions {
-  /** Attempt slots one integrator may hold at once in this process. */
+  /** Attempt slots one integrator may hold at once in this process, whatever the others do. */
   readonly slotsPerIntegrator: number;
+  /**
+   * The process's attempt slots. Past its share an integrator may take one more only while a share's worth stays free
+   * for the others (a lone integrator is not held to its share on an idle worker). Default: no more than the share.
+   */
+  readonly slots?: number;
   readonly breaker?: EndpointBreaker;
   readonly now?: () => number;
   readonly random?: () => number;
@@ -65,8 +70,11 @@ type Wait = Extract<GateVerdict, { kind: 'wait' }>;
 
 export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
   const { slotsPerIntegrator, breaker = createEndpointBreaker(), now = Date.now, random = Math.random } = options;
-  const { maxTracked = 100_000 } = options;
+  const { maxTracked = 100_000, slots = 0 } = options;
   const inFlight = new Map<string, number>();
+  let total = 0;
+  /** Past its share, an integrator may take a slot while a share's worth stays free for the others. */
+  const overShareAllowed = (): boolean => total + 1 <= slots - slotsPerIntegrator;
   const turnedAway = new Map<string, TurnedAway>();
   /** Per integrator: its deliveries waiting for its share here, and until when (pruned as it is counted). */
   const overShare = new Map<string, Map<string, number>>();
@@ -97,7 +105,7 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
   /** The share first (checking it takes nothing), then the breaker's hold (`peek` when nothing may be taken). */
   function waitNow(deliveryId: string, integratorId: string, key: string, take: boolean): Wait | 'probe' | null {
     const on = { integratorId, key };
-    if ((inFlight.get(integratorId) ?? 0) >= slotsPerIntegrator) {
+    if ((inFlight.get(integratorId) ?? 0) >= slotsPerIntegrator && !overShareAllowed()) {
       const soonest = busyWaitMs(integratorId, deliveryId);
       return wait(deliveryId, { ...on, reason: 'integrator_busy' }, soonest, soonest);
     }
@@ -125,12 +133,14 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
       over?.delete(deliveryId);
       if (over?.size === 0) overShare.delete(integratorId);
       inFlight.set(integratorId, (inFlight.get(integratorId) ?? 0) + 1);
+      total += 1;
       let finished = false;
       return {
         kind: 'send',
         done(timedOut) {
           if (finished) return;
           finished = true;
+          total -= 1;
           const left = (inFlight.get(integratorId) ?? 1) - 1;
           if (left > 0) inFlight.set(integratorId, left);
           else inFlight.delete(integratorId);

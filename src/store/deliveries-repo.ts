@@ -231,18 +231,18 @@ export function deliveriesRepoWith(db: Db, listing: Listing) {
      */
     async wait(identity: DeliveryIdentity, until: Date, reason: GateWaitReason, at: Date): Promise<void> {
       const { _id, ...created } = identityOf(identity);
-      await deliveries
-        .updateOne(
-          { _id, status: 'pending' },
-          {
-            $set: { waitReason: reason, nextAttemptAt: until, updatedAt: at },
-            $setOnInsert: { ...created, attemptCount: 0, terminalReason: null },
-          },
-          { upsert: true },
-        )
-        .catch((err: unknown) => {
-          if (!isDuplicateKey(err)) throw err; // no longer pending (cancelled meanwhile)
-        });
+      // By `_id` alone (the MongoDB-wire server scans the collection for any other filter: every re-ask writes this).
+      const before = await deliveries.findOneAndUpdate(
+        { _id },
+        {
+          $set: { waitReason: reason, nextAttemptAt: until, updatedAt: at },
+          $setOnInsert: { ...created, status: 'pending', attemptCount: 0, terminalReason: null },
+        },
+        { upsert: true, returnDocument: 'before' }, // no projection: the MongoDB-wire server does not take one here
+      );
+      // Ended meanwhile (cancelled while the attempt ran): take the wait back, as it was.
+      if (before && before.status !== 'pending')
+        await deliveries.updateOne({ _id }, { $set: { waitReason: null, nextAttemptAt: before.nextAttemptAt } });
     },
 
     /**

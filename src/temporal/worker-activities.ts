@@ -29,6 +29,7 @@ export function createDeliveryActivities(config: Config, deps: DeliveryActivityD
   const { store, log } = deps;
   const gate = createAttemptGate({
     slotsPerIntegrator: slotsPerIntegrator(deps.slots, config.HERALD_WORKER_INTEGRATOR_SHARE),
+    slots: deps.slots,
   });
   deps.metrics.watchWaiting(() => gate.waiting());
   return createActivities({

@@ -41,6 +41,14 @@ describe('attempt gate', () => {
     assert.equal(gate.admit(req('b', 'b1')).kind, 'send', "another integrator is not slowed by a's backlog");
   });
 
+  it('lets a lone integrator past its share while a share of the slots stays free for the others', () => {
+    const gate = createAttemptGate({ slotsPerIntegrator: 2, slots: 5, random: () => 0 });
+    const sent = ['d1', 'd2', 'd3'].map((id) => gate.admit(req('a', id)).kind);
+    assert.deepEqual(sent, ['send', 'send', 'send'], 'the third: 3 of 5 in flight leaves 2 free');
+    assert.equal(gate.admit(req('a', 'd4')).kind, 'wait', 'a fourth would leave less than a share free');
+    assert.equal(gate.admit(req('b', 'b1')).kind, 'send', 'b finds its share free');
+  });
+
   it('never turns away an explicit request (a manual retry, a test send), which still counts in the share', () => {
     const gate = createAttemptGate({ slotsPerIntegrator: 1 });
     assert.equal(gate.admit(req('a', 'd1')).kind, 'send');

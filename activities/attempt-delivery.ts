@@ -139,7 +139,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
 
   async function attempt(input: AttemptInput | StepInput, steps: boolean): Promise<AttemptStep> {
     const retried = activityAttempt() > 1;
-    const again = steps && !retried && !input.handOff ? await waits.again(input as StepInput) : null;
+    const again = steps && !retried && !input.handOff ? await waits.again(input) : null;
     if (again) return again;
     waits.forget(input.deliveryId);
     const { handOff } = input;

@@ -36,7 +36,7 @@ export function createAttemptWaits(deps: {
   return {
     turnAway,
     /** A scheduled re-ask the guard that turned it away here would turn away again: its wait; null otherwise. */
-    async again(input: StepInput): Promise<AttemptStep | null> {
+    async again(input: Pick<StepInput, 'deliveryId' | 'attemptNumber' | 'actor'>): Promise<AttemptStep | null> {
       const identity = identities.get(input.deliveryId);
       const verdict = identity && input.actor === 'system' ? gate.recheck(input.deliveryId) : null;
       return identity && verdict ? await turnAway(identity, verdict, input.attemptNumber) : null;

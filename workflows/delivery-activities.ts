@@ -3,7 +3,7 @@
 import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { ATTEMPT_HEARTBEAT_TIMEOUT_MS, ATTEMPT_START_TO_CLOSE_MS } from '../src/domain/attempt-bounds.js';
-import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
+import type { ShownStatus } from './delivery-machine.js';
 import { DELIVERY_NOT_FOUND } from './messages.js';
 import { searchAttributes } from './search-attributes.js';
 
@@ -40,7 +40,7 @@ export function validateAttemptNumber(attemptNumber: number, firstAttemptNumber:
  * The status as the Temporal UI shows it (HeraldDeliveryStatus): `held` while the paused subscription holds the run,
  * `waiting` while a capacity guard does (patch attempt-steps), and the attempts made.
  */
-export function recordSearchAttributes(status: DeliveryStatus | 'held' | 'waiting', attemptCount: number): void {
+export function recordSearchAttributes(status: ShownStatus, attemptCount: number): void {
   upsertSearchAttributes([
     { key: searchAttributes.deliveryStatus, value: status },
     { key: searchAttributes.attemptCount, value: attemptCount },

@@ -80,18 +80,19 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
   const overShare = new Map<string, Map<string, number>>();
 
   /**
-   * How long a delivery over its integrator's share waits: longer the more wait with it (one slot of the share serves
+   * Turns away a delivery over its integrator's share: the more wait with it, the longer (one slot of the share serves
    * about one re-ask a second), so that a backlog behind the share asks again at about the rate the share serves,
    * not every second each (a recovered endpoint's backlog re-asking every second swamped the worker and Temporal).
    */
-  function busyWaitMs(integratorId: string, deliveryId: string): number {
-    const waiting = overShare.get(integratorId) ?? new Map<string, number>();
+  function overTheShare(deliveryId: string, on: Omit<TurnedAway, 'until' | 'reason'>): Wait {
+    const waiting = overShare.get(on.integratorId) ?? new Map<string, number>();
     const at = now();
     for (const [id, until] of waiting) if (until < at || id === deliveryId) waiting.delete(id);
     const soonest = Math.min(BUSY_MAX_WAIT_MS, BUSY_RETRY_MS * Math.max(1, waiting.size / slotsPerIntegrator));
-    waiting.set(deliveryId, at + 2 * soonest);
-    overShare.set(integratorId, waiting);
-    return soonest;
+    const turned = wait(deliveryId, { ...on, reason: 'integrator_busy' }, soonest, soonest);
+    waiting.set(deliveryId, at + turned.waitMs);
+    overShare.set(on.integratorId, waiting);
+    return turned;
   }
 
   const wait = (deliveryId: string, on: Omit<TurnedAway, 'until'>, soonestMs: number, spreadMs: number): Wait => {
@@ -102,32 +103,28 @@ export function createAttemptGate(options: AttemptGateOptions): AttemptGate {
     return { kind: 'wait', reason: on.reason, waitMs };
   };
 
-  /** The share first (checking it takes nothing), then the breaker's hold (`peek` when nothing may be taken). */
-  function waitNow(deliveryId: string, integratorId: string, key: string, take: boolean): Wait | 'probe' | null {
-    const on = { integratorId, key };
-    if ((inFlight.get(integratorId) ?? 0) >= slotsPerIntegrator && !overShareAllowed()) {
-      const soonest = busyWaitMs(integratorId, deliveryId);
-      return wait(deliveryId, { ...on, reason: 'integrator_busy' }, soonest, soonest);
-    }
+  /**
+   * The wait of a scheduled attempt now, or null: the share first (checking it takes nothing), then the breaker's
+   * hold (`admit` may take the probe, `peek` takes nothing).
+   */
+  function waitNow(deliveryId: string, integratorId: string, key: string, take: boolean): Wait | null {
+    if ((inFlight.get(integratorId) ?? 0) >= slotsPerIntegrator && !overShareAllowed())
+      return overTheShare(deliveryId, { integratorId, key });
     const hold = take ? breaker.admit(key) : breaker.peek(key);
-    if (hold === null) return null;
-    if (hold.kind !== 'hold') return hold.kind === 'probe' ? 'probe' : null;
+    if (hold === null || hold.kind !== 'hold') return null;
     // Spread over one open time, so that the deliveries behind a breaker do not all ask again at once.
-    return wait(deliveryId, { ...on, reason: 'endpoint_unresponsive' }, hold.retryInMs, hold.openMs);
+    return wait(deliveryId, { integratorId, key, reason: 'endpoint_unresponsive' }, hold.retryInMs, hold.openMs);
   }
 
   return {
     recheck(deliveryId) {
       const last = turnedAway.get(deliveryId);
-      const again = last ? waitNow(deliveryId, last.integratorId, last.key, false) : null;
-      return again === 'probe' ? null : again;
+      return last ? waitNow(deliveryId, last.integratorId, last.key, false) : null;
     },
     admit({ integratorId, origin, deliveryId, explicit }) {
       const key = `${integratorId} ${origin}`;
-      if (!explicit) {
-        const waiting = waitNow(deliveryId, integratorId, key, true);
-        if (waiting !== null && waiting !== 'probe') return waiting;
-      }
+      const waiting = explicit ? null : waitNow(deliveryId, integratorId, key, true);
+      if (waiting) return waiting;
       turnedAway.delete(deliveryId);
       const over = overShare.get(integratorId);
       over?.delete(deliveryId);

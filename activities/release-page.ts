@@ -11,6 +11,14 @@ const ORDER_POLL_MS = 20;
 export type SignalRelease = (deliveryId: string) => Promise<boolean>;
 
 /**
+ * Resolves once performance.now() has reached `at`. A timer can fire a little early against that clock (it counts
+ * from the event loop's cached time, which a busy loop leaves behind), so it waits again for what is left.
+ */
+async function sleepUntil(at: number): Promise<void> {
+  for (let left = at - performance.now(); left > 0; left = at - performance.now()) await sleep(left);
+}
+
+/**
  * The release workflow's one activity: releases a page of a subscription's held deliveries, oldest first, one at a
  * time, each at least 1/rate s after the one before (timed here: a workflow timer per delivery costs a server round
  * trip each, far coarser). Time lost waiting for an attempt is never made up by releasing faster afterwards: the rate
@@ -47,7 +55,7 @@ export function createReleasePage(deps: { store: Store; signalRelease: SignalRel
     let nextAt = 0; // performance.now() before which no signal goes
     let released = 0;
     for (const delivery of held) {
-      await sleep(Math.max(0, nextAt - performance.now()));
+      await sleepUntil(nextAt);
       if (await signalRelease(delivery.id)) {
         // From the acknowledged signal: the server saw it no later than now.
         nextAt = performance.now() + gapMs;
@@ -56,7 +64,7 @@ export function createReleasePage(deps: { store: Store; signalRelease: SignalRel
       }
     }
     // The next page (a continue-as-new run) starts no sooner than one gap after this page's last release.
-    await sleep(Math.max(0, nextAt - performance.now()));
+    await sleepUntil(nextAt);
     const last = held.at(-1);
     return {
       stop: false,

@@ -1,6 +1,7 @@
 // `npm run bench -- neighbours [--minutes 5] [--rateA 6] [--rateB 2] [--sameOrigin 1] [--slowMs 6000]` (≈ 11 minutes;
 // not in CI), and its burst mode
-// `npm run bench -- neighbours --burst 1 [--events 20000] [--inFlight 32] [--answerMs 200]` (≈ 10 minutes).
+// `npm run bench -- neighbours --burst 1 [--events 20000] [--inFlight 32] [--answerMs 200]` (≈ 10 minutes), and its
+// slow-DNS mode `npm run bench -- neighbours --slowDnsMs 30000 [--rateA 3] [--rateB 0.2]` (≈ 7 minutes).
 // Two integrators on one Herald, each with one subscription at an HTTPS origin of its own. Hang mode: A's endpoint
 // holds every request past Herald's response timeout for --minutes while A publishes --rateA events/s, then answers at
 // once; B publishes --rateB/s to a healthy endpoint. --slowMs: A's endpoint answers 204 after that long instead of
@@ -10,9 +11,13 @@
 // to an endpoint answering in --answerMs; B publishes --rateB/s until A's backlog has drained. Checks B's first
 // attempts (p99 ≤ 1 s over the whole run), that every delivery arrives, and in hang mode that each of A's retries
 // after recovery starts within 2 s of its schedule (bench/lib/schedule-slip.ts: counted from the previous attempt's
-// answer as Herald recorded it). Prints per-process CPU seconds and peak RSS. Ends with one JSON line.
+// answer as Herald recorded it). Slow-DNS mode (bench/lib/slow-dns.ts): A's callback zone answers after --slowDnsMs
+// while A publishes and keeps 50 creates to that zone in flight; checks B's first attempts and that B's creates answer
+// as fast as before that load (p99 ≤ 100 ms above). Prints per-process CPU seconds and peak RSS. Ends with one JSON
+// line.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { HTTP_RESPONSE_TIMEOUT_MS } from '../src/domain/attempt-bounds.js';
 import { deliveryIdOf } from '../src/store/derived-ids.js';
@@ -20,6 +25,7 @@ import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { processWatch } from './lib/proc-stats.js';
 import { shedIngests } from './lib/resend-shed.js';
 import { scheduleSlip } from './lib/schedule-slip.js';
+import * as slowDns from './lib/slow-dns.js';
 import { startBenchStack, type BenchIntegrator } from './lib/stack.js';
 import { numberFlags, pool, quantile, round } from './lib/stats.js';
 
@@ -34,6 +40,7 @@ const flags = numberFlags({
   drainMinutes: 15,
   sameOrigin: 0,
   slowMs: 0,
+  slowDnsMs: 0,
 });
 const burst = flags.burst !== 0;
 const EVENT_ID = 'x-service-webhook-event-id';
@@ -62,10 +69,23 @@ const answerB = (r: { headers: Record<string, unknown>; receivedAt: number }) =>
 const endpointA = await startHttpsReceiver((r) => (r.url === '/b' ? answerB(r) : answerA(r)));
 const endpointB = flags.sameOrigin ? endpointA : await startHttpsReceiver(answerB);
 
-const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-neighbours-')));
+const dns = flags.slowDnsMs > 0 ? await slowDns.startSlowZone(flags.slowDnsMs) : null;
+const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-neighbours-')), {
+  env: dns ? { HERALD_DNS_SERVERS: dns.address, HERALD_MAX_SUBSCRIPTIONS: '100000' } : {},
+});
 const a = await stack.integrator('neighbour-a');
 const b = await stack.integrator('neighbour-b');
-const subscriptionA = await a.subscribe(`https://hooks.example.com:${endpointA.port}/a`);
+const hostA = dns ? `a.${slowDns.SLOW_ZONE}` : 'hooks.example.com';
+const subscriptionA = await a.subscribe(`https://${hostA}:${endpointA.port}/a`);
+const clients = dns && {
+  a: await slowDns.signedClient(stack.admin, stack.app, a.integratorId),
+  b: await slowDns.signedClient(stack.admin, stack.app, b.integratorId),
+};
+let bCreatesUnloaded: number[] = [];
+if (dns && clients) {
+  await slowDns.timedCreates(dns, clients.b, 30); // warm-up: JIT and connections
+  bCreatesUnloaded = await slowDns.timedCreates(dns, clients.b, 100);
+}
 const subscriptionB = await b.subscribe(`https://hooks.example.com:${endpointB.port}/b`);
 const watch = processWatch(stack.pids);
 const sampler = setInterval(() => watch.tick(), 5_000);
@@ -109,6 +129,8 @@ const progress = setInterval(
 );
 
 let aAcceptedAt = t0;
+let bCreatesLoaded: number[] = [];
+let aCreateAnswers: Record<string, number> = {};
 if (burst) {
   let burstDone = false;
   const bLoad = paced(b, published.b, flags.rateB, Infinity, () => burstDone);
@@ -120,14 +142,22 @@ if (burst) {
   await bLoad;
 } else {
   const count = (rate: number) => Math.round(rate * flags.minutes * 60);
+  let loadDone = false;
+  const stalled = clients && slowDns.stalledCreates(clients.a, 50, () => loadDone);
+  const bCreates = dns && clients && delay(10_000).then(() => slowDns.timedCreates(dns, clients.b, 100));
   await Promise.all([
     paced(a, published.a, flags.rateA, count(flags.rateA)),
     paced(b, published.b, flags.rateB, count(flags.rateB)),
   ]);
+  bCreatesLoaded = (await bCreates) ?? [];
+  loadDone = true;
+  await stalled?.done;
+  aCreateAnswers = Object.fromEntries(stalled?.answers ?? []);
 }
+/** In slow-DNS mode A's deliveries cannot arrive (its zone never answers in time): the drain waits for B alone. */
+const drainingA = () => !dns && pendingOf('a') > 0;
 const deadline = Date.now() + flags.drainMinutes * 60_000;
-while ((pendingOf('a') > 0 || pendingOf('b') > 0) && Date.now() < deadline)
-  await new Promise((r) => setTimeout(r, 2_000));
+while ((drainingA() || pendingOf('b') > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2_000));
 clearInterval(progress);
 clearInterval(sampler);
 
@@ -151,7 +181,7 @@ const lastA = Math.max(...[...arrivals.a.values()].map((l) => l.at(-1) ?? 0));
 const firstA = Math.min(...[...arrivals.a.values()].map((l) => l[0] ?? Infinity));
 const bFirst = firstAttemptMs('b');
 const figures = {
-  mode: burst ? 'burst' : slowAnswers ? 'slow' : 'hang',
+  mode: burst ? 'burst' : dns ? 'slow-dns' : slowAnswers ? 'slow' : 'hang',
   flags,
   a: { events: published.a.size, undelivered: pendingOf('a'), attempts: [...arrivals.a.values()].flat().length },
   b: {
@@ -179,6 +209,11 @@ const figures = {
         },
         aLastDeliverySAfterRecovery: round((lastA - hangUntil) / 1000),
       }),
+  ...(dns && {
+    bCreateMs: { unloadedP99: slowDns.p99(bCreatesUnloaded), loadedP99: slowDns.p99(bCreatesLoaded) },
+    aCreateAnswers,
+    aAttemptOutcomes: await slowDns.attemptOutcomes(stack.app.mongo.db, [...byDelivery.keys()]),
+  }),
   shedAndResent: shedIngests.count,
   processes: watch.report(),
 };
@@ -203,10 +238,17 @@ if ('aDeliveriesPerS' in figures)
   console.log(
     `A: ${fa.events} events accepted in ${figures.aAcceptedInS} s, delivered at ${figures.aDeliveriesPerS}/s`,
   );
+if (figures.bCreateMs)
+  console.log(
+    `B creates p99: ${figures.bCreateMs.unloadedP99} ms unloaded, ${figures.bCreateMs.loadedP99} ms beside A's 50 ` +
+      `stalled creates (goal ≤ unloaded + 100); A's creates answered ${JSON.stringify(figures.aCreateAnswers)}; A's ` +
+      `attempts ${JSON.stringify(figures.aAttemptOutcomes)}`,
+  );
 for (const [name, p] of Object.entries(figures.processes))
   console.log(`  ${name.padEnd(10)} CPU ${p.cpuSeconds} s, peak RSS ${p.peakRssMb} MB`);
 console.log(JSON.stringify(figures));
 await stack.stop();
 await endpointA.close();
 if (endpointB !== endpointA) await endpointB.close();
-process.exit(fa.undelivered === 0 && fb.undelivered === 0 ? 0 : 1);
+await dns?.close();
+process.exit((dns || fa.undelivered === 0) && fb.undelivered === 0 ? 0 : 1);

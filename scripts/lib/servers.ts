@@ -83,7 +83,7 @@ export interface TemporalDevOptions {
 
 /**
  * Connections per process to the MongoDB-wire server: SQLite has one writer, and more connections only lengthen
- * the waits on its lock (shared/performance-notes.md; measured again for bench/delivery).
+ * the waits on its lock (the platform's performance notes; measured again for bench/delivery).
  */
 export const MONGO_WIRE_POOL = 2;
 
@@ -101,7 +101,7 @@ export function heraldDynamicConfigFlags(file = join(root, 'ops', 'temporal-dyna
   });
 }
 
-/** Tuning for a dev server alone on one small box (shared/performance-notes.md); a cluster sizes these itself. */
+/** Tuning for a dev server alone on one small box (the platform's performance notes); a cluster sizes these itself. */
 export const ONE_BOX_DYNAMIC_CONFIG = [
   // One partition per task queue: +20–30 % on one box (the default 4 forward tasks between each other), and fairness
   // is exact only within a partition.
@@ -116,7 +116,7 @@ export const ONE_BOX_DYNAMIC_CONFIG = [
   'history.timerProcessorMaxPollRPS=100',
 ];
 
-/** `temporal server start-dev`, tuned as measured in shared/performance-notes.md, with Herald's search attributes. */
+/** `temporal server start-dev`, tuned as the platform's performance notes measured, with Herald's search attributes. */
 export async function startTemporalDev(opts: TemporalDevOptions): Promise<Managed> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'warn'];
   args.push(...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']));

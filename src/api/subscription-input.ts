@@ -30,14 +30,14 @@ export async function acceptedCallbackUrl(
 
 /**
  * Omitted or empty means every type of the spec's subscribable enum (§6.2), stored as 'all' so that the meaning is
- * explicit (Herald's own types are never part of 'all'). Duplicates are dropped, the first occurrence keeping its
- * place.
+ * explicit (Herald's own types are never part of 'all'). The API's schema refuses a type given twice (400
+ * invalid_request, `uniqueItems`); callers that skip it (seeding in tests and benches) get each type once, in order.
  */
 export const storedEventTypes = (types: readonly NameableEventType[] | undefined): SubscriptionDoc['eventTypes'] =>
   types === undefined || types.length === 0 ? 'all' : [...new Set(types)];
 
 /** A new P-256 key pair for a subscription; the private key leaves this function only sealed (AAD = its id). */
-export function newSigningKey(vault: KeyVault, subscriptionId: string): NewSigningKey {
+export function newSigningKey(vault: KeyVault, subscriptionId: string, id: string = randomUUID()): NewSigningKey {
   const { privateKey, publicKeyHex } = generateSigningKey();
-  return { id: randomUUID(), publicKey: publicKeyHex, sealed: vault.seal(privateKey, subscriptionId) };
+  return { id, publicKey: publicKeyHex, sealed: vault.seal(privateKey, subscriptionId) };
 }

@@ -1,4 +1,5 @@
-import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   CreateSubscriptionInput,
   Subscription,
@@ -10,7 +11,7 @@ import type {
 } from '../api/schemas/subscriptions.js';
 import { compressedHexOf } from '../crypto/p256.js';
 import { requestSigningInput, signRequest } from '../crypto/request-signature.js';
-import { readResponse, withQuery, type QueryValue } from './http.js';
+import { readResponse, retryable, retryDelayMs, withQuery, type QueryValue } from './http.js';
 import type { EventFilters, EventHistoryItem, EventPage } from './events.js';
 import type {
   AttemptPage,
@@ -60,6 +61,13 @@ export interface HeraldClientOptions {
    * other; a refused message has had no effect, so sending it again re-signed is safe. Off by default.
    */
   resignOnUnauthorized?: boolean;
+  /**
+   * How many times to send a request again, re-signed, after a network error, a 5xx, a 429 or a 409
+   * `idempotency_in_flight`: after Retry-After when the answer gives one (up to 10 s), else after an exponential
+   * back-off with jitter (0.5 s, 1 s, 2 s … up to 8 s, each 50–100 % of that). Default 2; 0 turns retries off. Every
+   * POST carries an Idempotency-Key (one per call, the same on each of its retries), so a retried POST acts once.
+   */
+  maxRetries?: number;
 }
 
 /** The integrator and key a request was signed as (GET /v1/credentials/current). */
@@ -73,6 +81,8 @@ export interface Credential {
 export interface RequestOptions {
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A POST's Idempotency-Key; default a new random one per call. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -85,6 +95,7 @@ export class HeraldClient {
   readonly #base: URL;
   readonly #fetch: typeof fetch;
   readonly #resign: boolean;
+  readonly #maxRetries: number;
   #second = 0;
   #signedThisSecond = new Set<string>();
 
@@ -94,6 +105,7 @@ export class HeraldClient {
     this.#base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.#fetch = options.fetch ?? fetch;
     this.#resign = options.resignOnUnauthorized ?? false;
+    this.#maxRetries = options.maxRetries ?? 2;
   }
 
   /** Sends one signed request and returns the parsed JSON body; throws HeraldApiError on non-2xx. */
@@ -109,14 +121,27 @@ export class HeraldClient {
         'x-signature': signRequest(this.#key, requestSigningInput(timestamp, method, target, body)),
       };
       if (body) headers['content-type'] = 'application/json';
+      if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
       return await this.#fetch(url, { method, headers, body });
     };
-    let res = await send();
-    if (res.status === 401 && this.#resign) {
+    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
+    for (let retry = 0; ; retry += 1) {
+      let res: Response;
+      try {
+        res = await send();
+      } catch (err) {
+        if (retry >= this.#maxRetries) throw err;
+        await sleep(retryDelayMs(null, retry));
+        continue;
+      }
+      if (res.status === 401 && this.#resign) {
+        await res.arrayBuffer();
+        res = await send(); // #timestampFor moves to the next second: this exact request was signed in this one
+      }
+      if (retry >= this.#maxRetries || !retryable(res)) return await readResponse<T>(res);
       await res.arrayBuffer();
-      res = await send(); // #timestampFor moves to the next second: this exact request was signed in this one
+      await sleep(retryDelayMs(res.headers.get('retry-after'), retry));
     }
-    return await readResponse<T>(res);
   }
 
   /** Creates a subscription; the answer carries its active signing key (`keyId`, `publicKey`). */

@@ -66,7 +66,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
     ingest: (fields: EventPayloadFields, log: Parameters<typeof ingestEvent>[2]) =>
       ingestEvent({ store, fanOut }, fields, log),
     /** §4.2: a signed webhook.test delivery, answered once its first attempt has been made. */
-    testSend: (subscription: SubscriptionDoc) => sendTestDelivery(temporal, subscription),
+    testSend: (subscription: SubscriptionDoc, eventId?: string) => sendTestDelivery(temporal, subscription, eventId),
     /** Attempt now (integrators, operators, and a campaign's re-deliveries). */
     retry: (delivery: DeliveryDoc) => retryDelivery(temporal, delivery),
     cancel: (delivery: DeliveryDoc) => cancelDelivery(temporal, delivery),

@@ -13,6 +13,7 @@ import { adminListenerPlugin } from '../api/plugins/app/admin-listener.js';
 import { rawBodyPlugin } from '../api/plugins/app/raw-body.js';
 import { authFailuresPlugin } from '../api/plugins/app/auth-failures.js';
 import { integratorAuthPlugin } from '../api/plugins/app/integrator-auth.js';
+import { idempotencyPlugin } from '../api/plugins/app/idempotency.js';
 import { requestBudgetPlugin } from '../api/plugins/app/request-budget.js';
 import { storePlugin } from '../api/plugins/app/store.js';
 import { vaultPlugin } from '../api/plugins/app/vault.js';
@@ -100,6 +101,7 @@ export async function buildApp({
   await app.register(authFailuresPlugin);
   await app.register(integratorAuthPlugin);
   await app.register(requestBudgetPlugin);
+  await app.register(idempotencyPlugin);
   // 3. routes
   await registerRoutes(app);
   return app;

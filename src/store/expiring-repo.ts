@@ -13,7 +13,7 @@ export interface ExpiringDoc {
 }
 
 /** Collections of ExpiringDoc, swept by `sweepExpired` (FerretDB has no TTL index; real MongoDB also has one). */
-export const EXPIRING_COLLECTIONS = ['replays', 'quotas'] as const;
+export const EXPIRING_COLLECTIONS = ['replays', 'quotas', 'idempotency'] as const;
 
 /** Replay inserts in flight at once, and digests per insert. */
 const MAX_IN_FLIGHT = 2;
@@ -110,13 +110,14 @@ export function createExpiringRepo(db: Db) {
     },
 
     /**
-     * Deletes expired documents of both collections, `chunk` at a time; returns how many. Chunked by `_id`: the
+     * Deletes expired documents of the expiring collections, `chunk` at a time; returns how many. Chunked by `_id`: the
      * MongoDB-wire server deletes a filter's matches in one SQL statement with one variable each, and fails past
      * SQLite's limit (32,766) — a backlog of expired digests would otherwise never be swept.
      */
     async sweepExpired(now = new Date(), chunk = EXPIRED_DELETES_PER_COMMAND): Promise<number> {
       let deleted = 0;
-      for (const c of [replays, quotas]) {
+      for (const name of EXPIRING_COLLECTIONS) {
+        const c = db.collection<Pick<ExpiringDoc, '_id' | 'expiresAt'>>(name);
         for (;;) {
           const expired = await c
             .find({ expiresAt: { $lt: now } }, { projection: { _id: 1 }, limit: chunk })

@@ -6,6 +6,7 @@ import { createSubscriptionsRepo } from './subscriptions-repo.js';
 import { deliveriesRepoWith } from './deliveries-repo.js';
 import { createAttemptsRepo } from './attempts-repo.js';
 import { createExpiringRepo } from './expiring-repo.js';
+import { createIdempotencyRepo } from './idempotency-repo.js';
 import { createHealthRepo } from './health-repo.js';
 import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
 import { createDeliveryReportsRepo } from './delivery-reports.js';
@@ -24,6 +25,7 @@ export function createStore(db: Db, options: { listingLayout?: ListingLayout } =
     deliveries: deliveriesRepoWith(db, listing),
     attempts: createAttemptsRepo(db),
     expiring: createExpiringRepo(db),
+    idempotency: createIdempotencyRepo(db),
     health: createHealthRepo(db),
     campaignSlots: createCampaignSlotsRepo(db),
     deliveryReports: createDeliveryReportsRepo(db),

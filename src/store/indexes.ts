@@ -53,6 +53,8 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
   // the MongoDB-wire server keeps TTL indexes without expiring anything (src/store/expiring-repo.ts).
   replays: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
   quotas: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
+  // Idempotency keys (src/store/idempotency-repo.ts): read and written by `_id`, expired like the two above.
+  idempotency: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
 };
 
 /** A TTL index the server does not implement (the MongoDB-wire server): expiry then relies on the code's sweep. */

@@ -3,6 +3,7 @@ import type { PauseReason } from '../domain/delivery-vocabulary.js';
 import { isHeraldEventType, isSubscribable } from '../domain/event-types.js';
 import type { SealedKey } from '../crypto/key-encryption.js';
 import { findByIds } from './by-ids.js';
+import { isDuplicateKey } from './duplicate-key.js';
 import { keyPage, newestKeys, VIEW_KEYS } from './signing-key-reads.js';
 import type { Position } from './cursor.js';
 import { cmp } from './pages/index.js';
@@ -112,9 +113,24 @@ export function createSubscriptionsRepo(db: Db) {
         keyIds: [key.id],
         version: 0,
       };
-      await subscriptions.insertOne(subscription);
-      await index.put(subscription);
-      return { subscription, keys: [signingKey] };
+      const inserted = await subscriptions.insertOne(subscription).then(
+        () => true,
+        (err: unknown) => {
+          if (isDuplicateKey(err)) return false;
+          throw err;
+        },
+      );
+      if (inserted) {
+        await index.put(subscription);
+        return { subscription, keys: [signingKey] };
+      }
+      // The id is derived from an Idempotency-Key and an earlier try got this far: that subscription is the answer
+      // (indexed again, in case that try stopped before it), and the key made now is dropped unreferenced.
+      const earlier = ownedBy(fields.integratorId, await subscriptions.findOne({ _id: fields._id }));
+      if (!earlier) throw new Error(`subscription id ${fields._id} is taken`);
+      await keys.deleteOne({ _id: signingKey._id });
+      await index.put(earlier);
+      return { subscription: earlier, keys: await newestKeys(keys, [earlier], VIEW_KEYS) };
     },
 
     /**
@@ -225,8 +241,13 @@ export function createSubscriptionsRepo(db: Db) {
     async rotateKey(current: SubscriptionDoc, key: NewSigningKey, now = new Date()): Promise<SubscriptionDoc | null> {
       // The key is listed from here on, whether this rotation completes or not (a record older than `keyIds` stays
       // without it: its keys are found by a query).
-      if (current.keyIds) await subscriptions.updateOne({ _id: current._id }, { $push: { keyIds: key.id } });
-      await keys.insertOne(keyDoc(current, key, now));
+      // The key's id may be derived from an Idempotency-Key: an earlier try of this rotation that got this far
+      // already listed and stored it (the key stored first stays), or finished.
+      if (current.activeKeyId === key.id) return current;
+      if (current.keyIds) await subscriptions.updateOne({ _id: current._id }, { $addToSet: { keyIds: key.id } });
+      await keys.insertOne(keyDoc(current, key, now)).catch((err: unknown) => {
+        if (!isDuplicateKey(err)) throw err;
+      });
       let replaced: SubscriptionDoc | null = current;
       for (let tries = 0; replaced && tries < MAX_ROTATION_TRIES; tries++) {
         const rotated = await subscriptions.findOneAndUpdate(

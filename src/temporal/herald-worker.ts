@@ -8,7 +8,7 @@ import { tracingWorkerOptions } from '../telemetry/temporal-tracing.js';
 import { workflowSource } from './workflow-bundle.js';
 
 /**
- * Worker tuning: workflow tasks as measured on a 2-core box (shared/performance-notes.md); attempts bounded to what
+ * Worker tuning: workflow tasks as measured on a 2-core box (the platform's performance notes); attempts bounded to what
  * the database and the network can serve, and a SIGTERM that lets them finish (docs/scale-and-size.md, "Sizing the
  * worker").
  */

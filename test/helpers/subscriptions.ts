@@ -6,6 +6,8 @@ export const SUBSCRIPTION_DNS =
   'hooks.example.com=93.184.216.34,other.example.com=93.184.216.35,rebind.example.com=10.0.0.5';
 export const HOOK_URL = 'https://hooks.example.com/herald';
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** An id derived from an Idempotency-Key (src/api/plugins/app/idempotency.ts keyedId). */
+export const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Asserts an API error by status, code and (optionally) message. */
 export async function rejectsWith(

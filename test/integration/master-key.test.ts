@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildApp } from '../../src/process/app.js';
+import { HeraldApiError } from '../../src/client/http.js';
 import { ConfigError } from '../../src/config.js';
 import { createKeyVault, generateSigningKey } from '../../src/crypto/key-encryption.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
@@ -127,4 +128,21 @@ describe('a signing key that cannot be opened (dev server, worker, HTTPS receive
       if (doc) assert.ok(!JSON.stringify(logged).includes(doc.sealed.ciphertext), 'no key material in the log');
     });
   }
+
+  it("a test send whose key cannot be opened answers 500 internal_error (Herald's fault), not 409", async () => {
+    const path = '/no-key-test-send';
+    const subscription = await s.subscribe(path);
+    await s.app.store.subscriptions.keys.deleteOne({ _id: subscription.keyId });
+    await assert.rejects(
+      s.alice.client.sendTestDelivery(subscription.id),
+      (err: unknown) =>
+        err instanceof HeraldApiError &&
+        err.status === 500 &&
+        err.body?.error === 'internal_error' &&
+        !err.body.message,
+    );
+    assert.equal(s.requestsTo(path).length, 0, 'nothing sent');
+    const [delivery] = (await s.alice.client.listDeliveriesPage({ subscriptionId: subscription.id })).deliveries;
+    assert.deepEqual([delivery?.status, delivery?.terminalReason], ['failed', 'signing_key_unavailable']);
+  });
 });

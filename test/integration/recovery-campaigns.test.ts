@@ -216,6 +216,21 @@ describe('recovery campaigns', () => {
     assert.deepEqual([...deliveryIdsReceived('/recover-long')].sort(), [...ids].sort(), 'each once across runs');
   });
 
+  it("keeps a window's sub-millisecond digits: each bound selects the stored instants the given one does", async () => {
+    const base = Date.now() - 60_000;
+    const { subscription, ids } = await seed('/recover-fraction', 4, 'failed', base);
+    // since …000.0001 ms after base: base itself is before it; until …0001 after base + 2: base + 2 is before it.
+    const finer = (ms: number) => new Date(ms).toISOString().replace('Z', '0001Z');
+    const c = await s.alice.client.recoverDeliveries(subscription.id, { since: finer(base), until: finer(base + 2) });
+    assert.deepEqual([c.since, c.until], [new Date(base + 1).toISOString(), new Date(base + 3).toISOString()]);
+    const done = await eventually(async () => {
+      const now = await s.alice.client.getCampaign(c.id);
+      return now.state === 'completed' ? now : undefined;
+    }, 30_000);
+    assert.equal(done.total, 2);
+    assert.deepEqual(deliveryIdsReceived('/recover-fraction').sort(), [ids[1], ids[2]].sort());
+  });
+
   it('answers 404 for a campaign of another integrator or none, and 400 for an empty window', async () => {
     const { subscription } = await seed('/recover-errors', 1, 'failed', Date.now());
     const c = await s.alice.client.recoverDeliveries(subscription.id, { since: new Date().toISOString() });

@@ -9,7 +9,7 @@ import { HeraldClient, type Subscription } from '../../src/client/herald-client.
 import { subscribableEventTypes } from '../../src/domain/event-types.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
-import { HOOK_URL as URL_A, rejectsWith, SUBSCRIPTION_DNS, UUID_V4 } from '../helpers/subscriptions.js';
+import { HOOK_URL as URL_A, rejectsWith, SUBSCRIPTION_DNS, UUID_V4, UUID_V5 } from '../helpers/subscriptions.js';
 
 interface OpenApi {
   paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }> | undefined>;
@@ -36,7 +36,8 @@ describe('webhook subscriptions API: create, list, update', () => {
 
   it('creates a subscription with its active P-256 key, normalises the URL, and reads it back', async () => {
     const created = await alice.client.createSubscription({ url: 'https://HOOKS.Example.COM:443/Herald?a=1' });
-    assert.match(created.id, UUID_V4);
+    // The client sends an Idempotency-Key, so the id is derived from it (v5); without a key it is random (v4).
+    assert.match(created.id, UUID_V5);
     assert.equal(created.url, 'https://hooks.example.com/Herald?a=1');
     assert.deepEqual(created.eventTypes, [], 'omitted = all, shown as []');
     assert.equal(created.description, null);

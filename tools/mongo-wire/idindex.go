@@ -9,7 +9,7 @@ package main
 // but the unique `_id_` index it creates for every collection is on `_ferretdb_sjson->"_id"`. SQLite uses an index
 // on an expression only when the query spells the very same expression, so its planner SCANs the whole table for
 // every read, update and delete by `_id` (measured: findOne 6 ms at 1,000 documents, 74–98 ms at 20,000;
-// ../shared/performance-notes.md). FerretDB 2.x has no SQLite backend to upgrade to, so the launcher gives every
+// the platform's performance notes). FerretDB 2.x has no SQLite backend to upgrade to, so the launcher gives every
 // collection table one more, plain index on exactly the pushed-down expression: at start for the tables already in
 // the data folder (before the listener opens), then, through a watcher, for every table FerretDB creates later.
 

@@ -62,7 +62,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (!subscription) throw notFound();
       const { since, until, statuses, ratePerSecond } = request.body;
-      const window = { since: new Date(since), until: until === undefined ? undefined : new Date(until) };
+      const window = { since, until };
       if (window.until && window.until <= window.since) throw badRequest('until must be after since', 'invalid_window');
       const opened = await answering(() =>
         app.deliveryService.recover(subscription, { ...window, statuses, ratePerSecond }),

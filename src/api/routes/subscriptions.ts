@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { keysetPage } from '../../store/cursor.js';
 import { z } from 'zod';
@@ -14,6 +13,7 @@ import {
   subscriptionParams,
   updateSubscriptionBody,
 } from '../schemas/subscriptions.js';
+import { keyedId } from '../plugins/app/idempotency.js';
 import { acceptedCallbackUrl, newSigningKey, storedEventTypes } from '../subscription-input.js';
 import { checkSubscriptionQuota, takeHourlyQuota } from '../quotas.js';
 import { subscriptionView, subscriptionViews } from '../views/subscriptions.js';
@@ -46,7 +46,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       const { url, eventTypes, description } = request.body;
       const href = await acceptedCallbackUrl(app.callbackUrls, url, integratorId);
       await checkSubscriptionQuota(app, integratorId);
-      const id = randomUUID();
+      const id = keyedId(request, 'subscription');
       const created = await repo.create(
         {
           _id: id,
@@ -186,7 +186,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await repo.findLive(integratorOf(request), request.params.subscription_id);
       if (!found) throw notFound();
       await takeHourlyQuota(app, found.integratorId, 'key_rotations');
-      const rotated = await repo.rotateKey(found, newSigningKey(app.vault, found._id));
+      const key = newSigningKey(app.vault, found._id, keyedId(request, `key:${found._id}`));
+      const rotated = await repo.rotateKey(found, key);
       if (!rotated) throw notFound(); // deleted meanwhile
       return await reply.code(201).send(await view(rotated));
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, uuid } from './common.js';
+import { bodyInstantBound, dateTime, uuid } from './common.js';
 
 /** Statuses a campaign may re-deliver: a campaign never touches pending or succeeded deliveries. */
 const recoverableStatus = z.enum(['failed', 'cancelled']);
@@ -8,8 +8,9 @@ export const DEFAULT_RECOVERY_RATE = 5;
 
 export const recoverBody = z
   .strictObject({
-    since: dateTime.describe('re-deliver deliveries created at or after this time'),
-    until: dateTime
+    // Both bounds select stored (whole-millisecond) instants: a finer fraction moves up (common.ts, instantBound).
+    since: bodyInstantBound('ceil').describe('re-deliver deliveries created at or after this time'),
+    until: bodyInstantBound('ceil')
       .optional()
       .describe(
         '…and before this time, which must be after since (else 400 invalid_window: JSON Schema cannot compare two ' +

@@ -17,14 +17,19 @@ export const dateTime = z.iso.datetime({ offset: true });
  * `< 07.000` and leave out the events of 07.000. An upper bound (`< t`) or an inclusive lower one (`>= t`) with a
  * finer fraction moves up to the next millisecond (`ceil`); an exclusive lower bound (`> t`) keeps its millisecond.
  */
-export const instantBound = (rounding: 'floor' | 'ceil') =>
-  z.iso.datetime({ offset: true, ...givenOnce }).transform((s) => {
+const toInstant =
+  (rounding: 'floor' | 'ceil') =>
+  (s: string): Date => {
     const fraction = /\.(\d+)/.exec(s);
     if (!fraction) return new Date(s);
     const digits = fraction[1] ?? '';
     const date = new Date(s.replace(fraction[0], `.${digits.slice(0, 3).padEnd(3, '0')}`));
     return rounding === 'ceil' && /[1-9]/.test(digits.slice(3)) ? new Date(date.getTime() + 1) : date;
-  });
+  };
+export const instantBound = (rounding: 'floor' | 'ceil') =>
+  z.iso.datetime({ offset: true, ...givenOnce }).transform(toInstant(rounding));
+/** The same bound in a JSON body (a campaign's window). */
+export const bodyInstantBound = (rounding: 'floor' | 'ceil') => dateTime.transform(toInstant(rounding));
 
 /**
  * `limit`: an integer 1–250 written in plain decimal digits (so "1.5", "1e2", "-1", "abc" and "" are 400), default 100.

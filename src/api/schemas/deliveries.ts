@@ -62,8 +62,11 @@ export const attempt = z
     signedTimestamp: z.string().describe('the X-Service-Webhook-Timestamp sent (Unix seconds)'),
     createdAt: dateTime,
     signingKeyId: uuid,
-    statusCode: z.number().int().nullable(),
-    error: z.string().nullable(),
+    statusCode: z.number().int().nullable().describe("the receiver's HTTP status; null when no answer came"),
+    error: z
+      .string()
+      .nullable()
+      .describe('why no answer came: the error\'s code and message (e.g. "ECONNREFUSED: …"); null when one came'),
     latencyMs: z.number().int(),
     responseSummary: responseSummary.nullable(),
     actor: actorSchema,

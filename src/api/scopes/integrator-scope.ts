@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { errorResponses } from '../errors.js';
+import { idempotencyHeaders } from '../schemas/idempotency.js';
 
 /** OpenAPI security requirement of every integrator route: the three headers together. */
 export const integratorSecurity = [{ pubkey: [], timestamp: [], signature: [] }];
@@ -19,6 +20,15 @@ export const integratorScope: FastifyPluginAsync<ScopeOptions> = async (scope, {
     // Every route here can answer the request budget's 429 (and its own, e.g. a quota's, keeps its place).
     const response = { ...errorResponses(429), ...(route.schema?.response as object | undefined) };
     route.schema = { ...route.schema, security: integratorSecurity, response };
+    // Every POST takes an Idempotency-Key (src/api/plugins/app/idempotency.ts): after validation, around the handler.
+    if (route.method !== 'POST') return;
+    route.schema = {
+      ...route.schema,
+      headers: idempotencyHeaders,
+      response: { ...errorResponses(409, 422), ...response },
+    };
+    route.preHandler = [scope.idempotency.begin, ...[route.preHandler ?? []].flat()];
+    route.onSend = [...[route.onSend ?? []].flat(), scope.idempotency.finish];
   });
   // Before the body is read: a blocked address, or headers that cannot be a credential, end here.
   scope.addHook('onRequest', scope.integratorAuth.precheck);

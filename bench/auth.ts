@@ -7,7 +7,8 @@
 // `npm run bench -- auth junk [--seconds 15] [--rounds 3] [--junkRate 1000] [--validRate 200] [--junkTickMs 1]`:
 // instead, the valid clients' p99 with and without 1,000 requests/s of random keys (sent what has come due every
 // junkTickMs: 1 paces them one by one, 10 sends bursts of 10), and the server's CPU per junk request
-// (bench/lib/auth-junk.ts).
+// (bench/lib/auth-junk.ts). `npm run bench -- auth overbudget [--seconds 10] [--rate 400] [--rounds 3]`: instead,
+// the server's CPU per request refused by the request budget against a verified one (bench/lib/auth-over-budget.ts).
 import { execFile } from 'node:child_process';
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { cpus } from 'node:os';
@@ -19,6 +20,7 @@ import { compressedHexOf } from '../src/crypto/p256.js';
 import { requestSigningInput, signRequest, verifyRequestSignature } from '../src/crypto/request-signature.js';
 import { measureHttp, type HttpFigure } from './lib/auth-http.js';
 import { measureJunk } from './lib/auth-junk.js';
+import { overBudgetMode } from './lib/auth-over-budget.js';
 import { numberFlags } from './lib/stats.js';
 import { measureRoundTrips } from './lib/driver-round-trip.js';
 import { newKeyPair } from '../test/helpers/integrators.js';
@@ -272,7 +274,12 @@ async function junkMode(): Promise<void> {
   );
 }
 
-(process.argv.includes('junk') ? junkMode() : main()).then(
+const mode = process.argv.includes('junk')
+  ? junkMode()
+  : process.argv.includes('overbudget')
+    ? overBudgetMode(numberFlags({ seconds: 10, rate: 400, rounds: 3 }))
+    : main();
+mode.then(
   () => process.exit(0),
   (err: unknown) => {
     console.error(err);

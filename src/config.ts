@@ -144,6 +144,8 @@ export const configSchema = z.object({
   HERALD_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100),
   HERALD_KEY_ROTATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   HERALD_TEST_SENDS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  HERALD_SUBSCRIPTION_CREATES_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  HERALD_CAMPAIGN_STARTS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   // Re-sends an integrator can cause (docs/deliveries.md, "Bounds on re-sends"): one hourly budget shared by manual
   // retries and campaign re-deliveries; running campaigns at once; how long a campaign's re-delivery keeps any later
   // campaign from re-sending that delivery.

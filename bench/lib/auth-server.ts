@@ -46,6 +46,8 @@ export async function startAuthServer(
   token: string,
   setup?: (app: FastifyInstance) => void,
   mongoOptions?: MongoOptions,
+  /** More configuration, over the bench's (e.g. a small request budget). */
+  env: Record<string, string> = {},
 ): Promise<AuthBenchServer> {
   const config = loadConfig({
     ...process.env,
@@ -58,6 +60,7 @@ export async function startAuthServer(
     HERALD_RATE_LIMIT_BURST: '1000000',
     // Metrics on, as in production, on a free port (never a running instance's).
     HERALD_METRICS_PORT: '0',
+    ...env,
   });
   const app = await buildApp({ config, ...(mongoOptions ? { mongoOptions } : {}) });
   const close = async () => {

@@ -7,6 +7,8 @@ import { HttpError, tooMany } from './errors.js';
 const hourly = {
   key_rotations: { limit: 'HERALD_KEY_ROTATIONS_PER_HOUR', what: 'signing-key rotations' },
   test_sends: { limit: 'HERALD_TEST_SENDS_PER_HOUR', what: 'test sends' },
+  // Each create mints a signing key, kept after the subscription is deleted: creates and deletes in a loop are bounded.
+  subscription_creates: { limit: 'HERALD_SUBSCRIPTION_CREATES_PER_HOUR', what: 'subscription creates' },
   // One budget for both ways an integrator makes Herald send a delivery again (the worker's campaigns count here too).
   resends: { limit: 'HERALD_RESEND_BUDGET_PER_HOUR', what: 'manual retries and campaign re-deliveries' },
 } as const;

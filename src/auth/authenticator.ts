@@ -33,8 +33,11 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type AuthResult =
   | { readonly ok: true; readonly integratorId: string; readonly keyId: string }
-  /** `verified`: the signature was good (a replay), so the credential is not a guess. */
-  | { readonly ok: false; readonly cause: string; readonly verified?: true };
+  /**
+   * `verified`: the signature was good (a replay, or a request `admit` refused), so the credential is not a guess;
+   * `retryAfterSec`: `admit` refused it for that long (the request budget), nothing remembered.
+   */
+  | { readonly ok: false; readonly cause: string; readonly verified?: true; readonly retryAfterSec?: number };
 
 const PUBKEY = /^0x[0-9a-fA-F]{66}$/;
 const TIMESTAMP = /^[0-9]{1,12}$/;
@@ -107,9 +110,14 @@ export function createAuthenticator(deps: {
     return { ok: true, found: { publicKey, timestamp, signature, key } };
   }
 
+  /**
+   * `admit`: asked once the signature verified and before the replay digest is written; seconds the integrator must
+   * wait (0: go on). A request it refuses leaves no digest, so the same bytes may be sent again once it may.
+   */
   async function verify(
     found: Identified,
     req: Pick<SignedRequest, 'method' | 'target' | 'body'>,
+    admit?: (integratorId: string) => number,
   ): Promise<AuthResult> {
     const { publicKey, timestamp, signature, key } = found;
     // Checked again: the body may have taken a while to arrive since `identify`, and the key been revoked meanwhile.
@@ -120,6 +128,8 @@ export function createAuthenticator(deps: {
     if (!verifyRequestSignature(key.keyObject, message, Buffer.from(signature.slice(2), 'hex')))
       return fail('bad signature');
     const ok: AuthResult = { ok: true, integratorId: key.integratorId, keyId: key.keyId };
+    const wait = admit?.(key.integratorId) ?? 0;
+    if (wait > 0) return { ok: false, cause: 'over the request budget', verified: true, retryAfterSec: wait };
     if (SAFE_METHODS.has(req.method)) return ok;
     // Keyed on the message, not the signature: ECDSA signatures are malleable ((r, s) and (r, n−s) both verify).
     const digest = createHash('sha256').update(publicKey).update('\0').update(message).digest('base64');

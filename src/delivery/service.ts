@@ -33,6 +33,7 @@ export interface DeliveryServiceDeps {
     Config,
     | 'TEMPORAL_TASK_QUEUE'
     | 'HERALD_CAMPAIGNS_PER_INTEGRATOR'
+    | 'HERALD_CAMPAIGN_STARTS_PER_HOUR'
     | 'HERALD_RESUME_RATE'
     | 'HERALD_HEALTH_PROBE_SECONDS'
     | 'HERALD_WORKFLOW_ANSWER_MS'
@@ -57,7 +58,11 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
   const release = (subscriptionId: string) => startRelease(temporal, subscriptionId, config.HERALD_RESUME_RATE);
   // A campaign's query or update waits for a worker at most this long (WorkflowUnansweredError beyond).
   const campaigns = { ...temporal, answerWithinMs: config.HERALD_WORKFLOW_ANSWER_MS };
-  const campaignDeps = { ...campaigns, campaignsPerIntegrator: config.HERALD_CAMPAIGNS_PER_INTEGRATOR };
+  const campaignDeps = {
+    ...campaigns,
+    campaignsPerIntegrator: config.HERALD_CAMPAIGNS_PER_INTEGRATOR,
+    startsPerHour: config.HERALD_CAMPAIGN_STARTS_PER_HOUR,
+  };
 
   return {
     /** Starts an event's deliveries (the ingest's first step; the event is not stored). */

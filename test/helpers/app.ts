@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { MongoOptions } from '../../src/store/mongo.js';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/process/app.js';
 import type { Config } from '../../src/config.js';
@@ -14,9 +15,14 @@ export async function buildTestApp(
   overrides: Record<string, string> = {},
   extraRoutes?: (app: FastifyInstance) => void,
   logStream?: DestinationStream,
+  mongoOptions?: MongoOptions,
 ): Promise<{ app: FastifyInstance; config: Config }> {
   const config = testConfig(overrides);
-  const app = await buildApp({ config, ...(logStream ? { logStream } : { logger: false }) });
+  const app = await buildApp({
+    config,
+    ...(logStream ? { logStream } : { logger: false }),
+    ...(mongoOptions ? { mongoOptions } : {}),
+  });
   if (extraRoutes) await app.register(integratorScope, { routes: [async (scope) => extraRoutes(scope)] });
   await app.ready();
   return { app, config };

@@ -52,6 +52,8 @@ export interface DeliveryStackOptions {
   readonly workerLogger?: NonNullable<Parameters<typeof createWorkerRuntime>[1]>['logger'];
   /** false leaves the worker to the test (e.g. a child process it can kill). */
   readonly inProcessWorker?: boolean;
+  /** Both processes' drivers emit command events (`app.mongo.client`, `worker.mongo.client`). */
+  readonly monitorCommands?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -76,6 +78,7 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     },
     undefined,
     options.logStream,
+    options.monitorCommands ? { monitorCommands: true } : undefined,
   );
   // The worker resolves rebind.example.com elsewhere: a name that re-resolves privately at delivery time.
   const workerConfig: Config = Object.freeze({
@@ -86,7 +89,10 @@ export async function startDeliveryStack(options: DeliveryStackOptions = {}): Pr
     options.workerLogger ?? (options.logStream ? pino({ level: config.LOG_LEVEL }, options.logStream) : undefined);
   const inProcessWorker = options.inProcessWorker ?? true;
   const runtime = inProcessWorker
-    ? await createWorkerRuntime(workerConfig, workerLogger ? { logger: workerLogger } : {})
+    ? await createWorkerRuntime(workerConfig, {
+        ...(workerLogger ? { logger: workerLogger } : {}),
+        ...(options.monitorCommands ? { mongoOptions: { monitorCommands: true } } : {}),
+      })
     : null;
   const running = runtime?.run();
   const baseUrl = await listen(app);

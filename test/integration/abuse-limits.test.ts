@@ -56,14 +56,16 @@ describe('per-integrator quotas', () => {
   let app: FastifyInstance;
   let acme: TestIntegrator;
   let other: TestIntegrator;
+  let baseUrl: string;
   before(async () => {
     ({ app } = await buildTestApp({
       HERALD_DNS_STATIC: SUBSCRIPTION_DNS,
       HERALD_MAX_SUBSCRIPTIONS: '2',
       HERALD_KEY_ROTATIONS_PER_HOUR: '2',
       HERALD_TEST_SENDS_PER_HOUR: '1',
+      HERALD_SUBSCRIPTION_CREATES_PER_HOUR: '4',
     }));
-    const baseUrl = await listen(app);
+    baseUrl = await listen(app);
     acme = await registerIntegrator(app, baseUrl, 'acme');
     other = await registerIntegrator(app, baseUrl, 'other');
   });
@@ -79,6 +81,23 @@ describe('per-integrator quotas', () => {
     await other.client.createSubscription({ url: HOOK_URL }); // per integrator
     await acme.client.deleteSubscription(first.id);
     await acme.client.createSubscription({ url: HOOK_URL });
+  });
+
+  it('limits subscription creates per integrator and hour, deleted ones included (429 quota_exceeded)', async () => {
+    const churn = await registerIntegrator(app, baseUrl, 'churn');
+    for (let i = 0; i < 4; i++) {
+      const made = await churn.client.createSubscription({ url: HOOK_URL });
+      await churn.client.deleteSubscription(made.id);
+    }
+    const count = () => app.mongo.db.collection('subscriptions').countDocuments({ integratorId: churn.integratorId });
+    const before = await count();
+    await rejectsWith(
+      churn.client.createSubscription({ url: HOOK_URL }),
+      429,
+      'quota_exceeded',
+      /at most 4 subscription creates per integrator per hour/,
+    );
+    assert.equal(await count(), before, 'nothing written');
   });
 
   it('limits key rotations per integrator and hour (429 quota_exceeded with Retry-After)', async () => {

@@ -12,12 +12,17 @@ import { rejectsWith } from '../helpers/subscriptions.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BUDGET = 6;
+const STARTS = 6;
 
 describe('bounded amplification', () => {
   let s: DeliveryStack;
   before(async () => {
     s = await startDeliveryStack({
-      env: { HERALD_RESEND_BUDGET_PER_HOUR: String(BUDGET), HERALD_CAMPAIGNS_PER_INTEGRATOR: '2' },
+      env: {
+        HERALD_RESEND_BUDGET_PER_HOUR: String(BUDGET),
+        HERALD_CAMPAIGNS_PER_INTEGRATOR: '2',
+        HERALD_CAMPAIGN_STARTS_PER_HOUR: String(STARTS),
+      },
     });
   });
   after(async () => s.stop());
@@ -137,5 +142,29 @@ describe('bounded amplification', () => {
     assert.equal(ended.total, 3);
     const received = s.requestsTo('/limits-paused').map((r) => String(r.headers['x-service-webhook-delivery-id']));
     assert.deepEqual([...received].sort(), [...ids].sort(), 'each once, the retried one not again');
+  });
+
+  it('counts campaign starts per integrator and hour, empty windows too; the same window again is no start', async () => {
+    // One failed delivery, ten days back: every window below (the last hour) is empty.
+    const { who, subscription } = await setUp('dora', '/limits-starts', 1, Date.now() - 10 * 86_400_000);
+    const hourAgo = Date.now() - 3_600_000;
+    const windowAt = (i: number) => new Date(hourAgo + i * 1000).toISOString();
+    const first = await who.client.recoverDeliveries(subscription.id, { since: windowAt(0), until: windowAt(1) });
+    await completed(who, first.id); // an empty window: done at once, its slot free again
+    for (let i = 1; i < STARTS; i++) {
+      const c = await who.client.recoverDeliveries(subscription.id, {
+        since: windowAt(2 * i),
+        until: windowAt(2 * i + 1),
+      });
+      await completed(who, c.id);
+    }
+    await rejectsWith(
+      who.client.recoverDeliveries(subscription.id, { since: windowAt(100), until: windowAt(101) }),
+      429,
+      'quota_exceeded',
+      new RegExp(`at most ${STARTS} campaign starts per integrator per hour`),
+    );
+    const again = await who.client.recoverDeliveries(subscription.id, { since: windowAt(0), until: windowAt(1) });
+    assert.equal(again.id, first.id, 'the campaign its window names, answered within the quota');
   });
 });

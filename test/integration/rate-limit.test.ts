@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { ROUTE_COSTS } from '../../src/api/route-costs.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
 import { signedHeaders } from '../helpers/signed.js';
@@ -65,6 +66,43 @@ describe('a request budget per integrator', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await get(third)).statusCode);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429], 'its whole burst, then the limit');
+  });
+
+  it('refuses over budget before the signature: a forged request then is a 429, and spends nothing', async () => {
+    const drained = await registerIntegrator(app, 'http://127.0.0.1:1', 'drained');
+    for (let i = 0; i < 5; i++) assert.equal((await get(drained)).statusCode, 200);
+    // Its key, a signature that does not verify: refused from the key alone, without verifying anything.
+    const forged = { ...signedHeaders(drained, 'GET', TARGET), 'x-signature': `0x${'30'.repeat(8)}` };
+    const refused = await app.inject({ method: 'GET', url: TARGET, headers: forged });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json<{ error: string }>().error, 'rate_limited');
+  });
+
+  it('leaves no replay digest for a refused POST: the same bytes are served once Retry-After has passed', async () => {
+    const poster = await registerIntegrator(app, 'http://127.0.0.1:1', 'poster');
+    for (let i = 0; i < 5; i++) assert.equal((await get(poster)).statusCode, 200);
+    const target = '/v1/webhooks/subscriptions/8f14e45f-ceea-467f-a0e6-bb6d4d2b0e0a/pause';
+    const headers = signedHeaders(poster, 'POST', target, '{}');
+    const post = () => app.inject({ method: 'POST', url: target, headers, payload: '{}' });
+    const refused = await post();
+    assert.equal(refused.statusCode, 429);
+    await sleep(Number(refused.headers['retry-after']) * 1000 + 100);
+    assert.equal((await post()).statusCode, 404, 'accepted (no such subscription), not a replay');
+    await sleep(1_100); // a token for the next copy
+    assert.equal((await post()).statusCode, 401, 'and now remembered: the next copy is a replay');
+  });
+
+  it('charges a listing 2 and a summary 5 (src/api/route-costs.ts); a read by id 1', async () => {
+    const reader = await registerIntegrator(app, 'http://127.0.0.1:1', 'reader');
+    const list = '/v1/webhooks/subscriptions';
+    const listing = () => app.inject({ method: 'GET', url: list, headers: signedHeaders(reader, 'GET', list) });
+    assert.deepEqual([(await listing()).statusCode, (await listing()).statusCode], [200, 200]); // 4 of 5 tokens
+    assert.equal((await listing()).statusCode, 429, 'a listing needs 2; 1 is left');
+    assert.equal((await get(reader)).statusCode, 200, 'a read by id needs 1');
+    for (const route of Object.keys(ROUTE_COSTS)) {
+      const [method, url] = route.split(' ') as [HTTPMethods, string];
+      assert.ok(app.hasRoute({ method, url }), `${route} is a route`);
+    }
   });
 
   it('declares the 429 with Retry-After on every integrator operation of the document', async () => {

@@ -56,4 +56,17 @@ describe('token buckets', () => {
     assert.equal(buckets.take('b'), 0, 'b comes back full');
     assert.equal(buckets.size, 3);
   });
+  it('charges a cost, peeks without spending, and counts a cost above the burst as the burst', () => {
+    const c = clock();
+    const buckets = createTokenBuckets({ ratePerSec: 1, burst: 5, now: c.now });
+    assert.equal(buckets.peek('a', 5), 0);
+    assert.equal(buckets.peek('a', 5), 0, 'a peek spends nothing');
+    assert.equal(buckets.take('a', 2), 0);
+    assert.equal(buckets.peek('a', 4), 1, '3 left: a cost of 4 waits 1 s');
+    assert.equal(buckets.take('a', 4), 1, 'refused, nothing spent');
+    assert.equal(buckets.take('a', 3), 0);
+    c.advance(5_000);
+    assert.equal(buckets.take('a', 50), 0, 'a cost above the burst takes the whole burst');
+    assert.equal(buckets.peek('a', 1), 1);
+  });
 });

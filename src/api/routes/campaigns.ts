@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WorkflowUnansweredError, type CampaignControl } from '../../delivery/index.js';
-import { badRequest, errorResponses, HttpError, notFound } from '../errors.js';
+import { badRequest, errorResponses, HttpError, notFound, tooMany } from '../errors.js';
 import { integratorOf } from '../request-context.js';
 import { campaign, campaignParams, recoverBody } from '../schemas/campaigns.js';
 import { uuid } from '../schemas/common.js';
@@ -52,7 +52,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
           UNANSWERED_DESCRIPTION,
         params: z.strictObject({ subscription_id: uuid }),
         body: recoverBody,
-        response: { 200: campaign, 202: campaign, ...errorResponses(400, 401, 404, 409, 503) },
+        response: { 200: campaign, 202: campaign, ...errorResponses(400, 401, 404, 409, 429, 503) },
       },
     },
     async (request, reply) => {
@@ -70,6 +70,14 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
       if (opened.ok) return await reply.code(opened.created ? 202 : 200).send(campaignView(opened.campaign));
       if (opened.reason === 'campaign_running')
         throw new HttpError(409, 'campaign_running', `campaign ${opened.heldBy} of this subscription is running`);
+      if (opened.reason === 'start_quota') {
+        const perHour = app.config.HERALD_CAMPAIGN_STARTS_PER_HOUR;
+        throw tooMany(
+          'quota_exceeded',
+          `at most ${perHour} campaign starts per integrator per hour`,
+          opened.retryAfterSec,
+        );
+      }
       const max = app.config.HERALD_CAMPAIGNS_PER_INTEGRATOR;
       throw new HttpError(409, 'quota_exceeded', `at most ${max} running campaigns per integrator`);
     },

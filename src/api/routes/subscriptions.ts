@@ -38,7 +38,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           'The URL must satisfy every callback-URL rule (§6.3), else 400 invalid_callback_url naming the rule. ' +
           'Omitted or empty eventTypes = all subscribable types. Answers the subscription with its active publicKey.',
         body: createSubscriptionBody,
-        response: { 201: subscription, ...errorResponses(400, 401, 409) },
+        response: { 201: subscription, ...errorResponses(400, 401, 409, 429) },
       },
     },
     async (request, reply) => {
@@ -46,6 +46,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       const { url, eventTypes, description } = request.body;
       const href = await acceptedCallbackUrl(app.callbackUrls, url, integratorId);
       await checkSubscriptionQuota(app, integratorId);
+      await takeHourlyQuota(app, integratorId, 'subscription_creates');
       const id = keyedId(request, 'subscription');
       const created = await repo.create(
         {
@@ -57,6 +58,9 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         newSigningKey(app.vault, id),
       );
+      // The key's subscription, made by an earlier use of the key whose kept answer has expired, and deleted since.
+      if (created.subscription.deletedAt !== null)
+        throw conflict('the subscription this Idempotency-Key created was deleted; send a new key to create another');
       return await reply
         .code(201)
         .header('location', `${PATH}/${id}`)

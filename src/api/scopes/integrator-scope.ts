@@ -30,11 +30,11 @@ export const integratorScope: FastifyPluginAsync<ScopeOptions> = async (scope, {
     route.preHandler = [scope.idempotency.begin, ...[route.preHandler ?? []].flat()];
     route.onSend = [...[route.onSend ?? []].flat(), scope.idempotency.finish];
   });
-  // Before the body is read: a blocked address, or headers that cannot be a credential, end here.
+  // Before the body is read: a blocked address, or headers that cannot be a credential, end here; then an integrator
+  // over its request budget (429 rate_limited), from its key alone: no body read, no verification, no digest.
   scope.addHook('onRequest', scope.integratorAuth.precheck);
-  // After the body is read (the signature covers its bytes) and before validation.
+  scope.addHook('onRequest', scope.requestBudget.check);
+  // After the body is read (the signature covers its bytes) and before validation; spends the budget once verified.
   scope.addHook('preValidation', scope.integratorAuth.authenticate);
-  // After authentication, so a request counts against the integrator whose key signed it (429 rate_limited).
-  scope.addHook('preValidation', scope.requestBudget.take);
   for (const routePlugin of routes) await scope.register(routePlugin);
 };

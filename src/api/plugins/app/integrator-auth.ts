@@ -18,7 +18,10 @@ declare module 'fastify' {
        * blocked address), so an unknown key never costs a body read.
        */
       precheck(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
-      /** preValidation: the signature over the raw body and replay protection; sets request.integratorId and keyId. */
+      /**
+       * preValidation: the signature over the raw body, the request budget's spend (429 rate_limited), then replay
+       * protection; sets request.integratorId and keyId.
+       */
       authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
     };
   }
@@ -67,11 +70,12 @@ export const integratorAuthPlugin = fp(
         const found = request.identified;
         // The integrator scope installs precheck before this hook: without its result there is nothing to verify.
         if (!found) return refuse(request, reply, 'not identified before the body was read');
-        const result = await authenticator.verify(found, {
-          method: request.method,
-          target: request.raw.url ?? request.url,
-          body: request.rawBody,
-        });
+        const result = await authenticator.verify(
+          found,
+          { method: request.method, target: request.raw.url ?? request.url, body: request.rawBody },
+          (integratorId) => app.requestBudget.spend(request, integratorId),
+        );
+        if (!result.ok && result.retryAfterSec !== undefined) throw app.requestBudget.refusal(result.retryAfterSec);
         // A replay of a verified message is not counted against the address: it is a good client retrying.
         if (!result.ok) return refuse(request, reply, result.cause, !result.verified);
         request.integratorId = result.integratorId;

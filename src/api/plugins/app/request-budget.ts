@@ -1,38 +1,67 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { tooMany } from '../../errors.js';
+import { costOf } from '../../route-costs.js';
 import { createTokenBuckets } from '../../../util/token-buckets.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Requests per integrator (a token bucket each, in this process): installed by the integrator scope. */
     requestBudget: {
       /**
-       * preValidation, after authentication: 429 `rate_limited` (Retry-After) once the integrator's bucket is dry.
-       * A callback hook: it does nothing asynchronous, so it allocates no promise per request.
+       * onRequest, after the credential's precheck found its key: 429 `rate_limited` (Retry-After) when the key's
+       * integrator cannot pay the route's cost (src/api/route-costs.ts), before the body is read, the signature
+       * verified or a replay digest written. Spends nothing: a request whose signature does not verify never
+       * spends, so nobody can spend another's budget. A callback hook: it allocates no promise per request.
        */
-      take(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+      check(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+      /**
+       * Spends the route's cost for a verified request, before its replay digest is written (src/auth/authenticator.ts
+       * `admit`): 0 when spent, else the seconds to wait (requests that passed the check together and found the
+       * bucket spent by the others).
+       */
+      spend(request: FastifyRequest, integratorId: string): number;
+      /** The 429 of a request that must wait `seconds`. */
+      refusal(seconds: number): Error;
     };
   }
 }
 
 /**
- * HERALD_RATE_LIMIT_PER_SECOND with bursts of HERALD_RATE_LIMIT_BURST, per integrator and API instance. Keyed on
- * the authenticated integrator only: a key that did not verify never reaches it, so nobody can spend another's budget.
+ * HERALD_RATE_LIMIT_PER_SECOND with bursts of HERALD_RATE_LIMIT_BURST, per integrator and API instance, each route
+ * at its cost. Checked from the key alone before any work, spent only by a verified request.
  */
 export const requestBudgetPlugin = fp(
   async (app: FastifyInstance) => {
     const rate = app.config.HERALD_RATE_LIMIT_PER_SECOND;
     const burst = app.config.HERALD_RATE_LIMIT_BURST;
     const buckets = createTokenBuckets({ ratePerSec: rate, burst });
+    const limit = `more than ${rate} requests per second (bursts of ${burst}) from this integrator`;
+    const refusal = (wait: number) => tooMany('rate_limited', `${limit}; retry in ${Math.ceil(wait)} s`, wait);
+    // The 429 body for each whole-second wait up to 10 minutes, made once: a refusal allocates no error, runs no
+    // serializer and writes no request line (as an authentication refusal; the request metrics count it).
+    const bodies = new Map<number, Buffer>();
+    const bodyFor = (seconds: number): Buffer => {
+      const made = bodies.get(seconds) ?? Buffer.from(JSON.stringify(refusal(seconds).toBody()));
+      if (seconds <= 600) bodies.set(seconds, made);
+      return made;
+    };
     app.decorate('requestBudget', {
-      take(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
-        // A request that did not authenticate ended in the hook before this one.
-        const wait = request.integratorId === undefined ? 0 : buckets.take(request.integratorId);
+      check(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+        // A request without a known key ended in the hook before this one.
+        const integratorId = request.identified?.key.integratorId;
+        const wait = integratorId === undefined ? 0 : buckets.peek(integratorId, costOf(request));
         if (wait <= 0) return done();
-        const limit = `more than ${rate} requests per second (bursts of ${burst}) from this integrator`;
-        return done(tooMany('rate_limited', `${limit}; retry in ${Math.ceil(wait)} s`, wait));
+        const seconds = Math.max(1, Math.ceil(wait));
+        request.authRefused = true;
+        void reply.code(429).header('retry-after', String(seconds)).type(JSON_TYPE).send(bodyFor(seconds));
       },
+      spend(request: FastifyRequest, integratorId: string) {
+        return buckets.take(integratorId, costOf(request));
+      },
+      refusal,
     });
   },
   { name: 'request-budget', dependencies: ['connections'] },

@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * What a request costs from its integrator's request budget (HERALD_RATE_LIMIT_PER_SECOND tokens a second, bursts of
+ * HERALD_RATE_LIMIT_BURST), by route: a listing reads a page of documents, a summary counts a subscription's
+ * deliveries by status; a read or a write of one thing costs 1. docs/configuration.md lists them.
+ */
+export const ROUTE_COSTS: Readonly<Record<string, number>> = {
+  'GET /v1/query/events': 2,
+  'GET /v1/webhooks/deliveries': 2,
+  'GET /v1/webhooks/deliveries/:delivery_id/attempts': 2,
+  'GET /v1/webhooks/subscriptions': 2,
+  'GET /v1/webhooks/subscriptions/:subscription_id/keys': 2,
+  'GET /v1/webhooks/subscriptions/:subscription_id/deliveries/summary': 5,
+};
+
+/** The cost of the route this request matched (HEAD as its GET). */
+export function costOf(request: FastifyRequest): number {
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return ROUTE_COSTS[`${method} ${request.routeOptions.url ?? ''}`] ?? 1;
+}

@@ -71,7 +71,13 @@ const endpointB = flags.sameOrigin ? endpointA : await startHttpsReceiver(answer
 
 const dns = flags.slowDnsMs > 0 ? await slowDns.startSlowZone(flags.slowDnsMs) : null;
 const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-neighbours-')), {
-  env: dns ? { HERALD_DNS_SERVERS: dns.address, HERALD_MAX_SUBSCRIPTIONS: '100000' } : {},
+  env: dns
+    ? {
+        HERALD_DNS_SERVERS: dns.address,
+        HERALD_MAX_SUBSCRIPTIONS: '100000',
+        HERALD_SUBSCRIPTION_CREATES_PER_HOUR: '100000',
+      }
+    : {},
 });
 const a = await stack.integrator('neighbour-a');
 const b = await stack.integrator('neighbour-b');

@@ -72,6 +72,8 @@ async function main(): Promise<number> {
       HERALD_KEY_ROTATIONS_PER_HOUR: '1000000',
       HERALD_RESEND_BUDGET_PER_HOUR: '1000000',
       HERALD_CAMPAIGNS_PER_INTEGRATOR: '100',
+      HERALD_SUBSCRIPTION_CREATES_PER_HOUR: '1000000',
+      HERALD_CAMPAIGN_STARTS_PER_HOUR: '1000000',
     };
     // As `npm run dev`: the API and a worker (workflow queries need one), each with its DNS answer (offline-dns.mjs).
     const start = (name: string, script: string, address: string): Managed => {

@@ -47,7 +47,11 @@ describe('a stalled DNS zone of one integrator (issue 42)', () => {
 
   before(async () => {
     dns = await startDnsServer({ stalledZone: STALLED });
-    ({ app } = await buildTestApp({ HERALD_DNS_SERVERS: dns.address, HERALD_MAX_SUBSCRIPTIONS: '1000' }));
+    ({ app } = await buildTestApp({
+      HERALD_DNS_SERVERS: dns.address,
+      HERALD_MAX_SUBSCRIPTIONS: '1000',
+      HERALD_SUBSCRIPTION_CREATES_PER_HOUR: '1000',
+    }));
     const baseUrl = await listen(app);
     a = await registerIntegrator(app, baseUrl, 'integrator-a');
     b = await registerIntegrator(app, baseUrl, 'integrator-b');

@@ -5,15 +5,13 @@
 #   - a page cursor is a MAC-sealed value only the API issues (src/store/cursor.ts): the document gives its form,
 #     but no generated string of that form is one;
 #   - a recovery window's `until` must be after its `since`: JSON Schema cannot compare two members.
-# And one rule that depends on what came before: an Idempotency-Key used with another request is a 422 (and one
-# still running a 409). A positive case keeps the header but gets a key of its own, as a client makes one per call;
-# the reuse answers are covered by test/integration/idempotency-keys.test.ts.
+# (An Idempotency-Key reused with another request, a 422 that depends on what came before, is kept out by the signing
+# proxy: scripts/lib/signing-proxy.ts gives every request a fresh key.)
 # `filter_case` runs in the coverage and fuzzing phases alike (a component hook such as `filter_query` does not run
 # in the coverage phase). It leaves out only cases Schemathesis generated as valid (positive) that break one of
 # these two rules; negative cases still go, and the refusals themselves are covered by the test suite
 # (test/integration/events-listing.test.ts for forged cursors, test/integration/recovery-campaigns.test.ts).
 import re
-import uuid
 from datetime import datetime
 
 import schemathesis
@@ -52,8 +50,4 @@ def breaks_unstated_rule(case):
 def filter_case(ctx, case):
     meta = case.meta
     positive = meta is not None and meta.generation.mode.is_positive
-    headers = case.headers if isinstance(case.headers, dict) else {}
-    if positive:
-        for name in [h for h in headers if h.lower() == "idempotency-key"]:
-            headers[name] = str(uuid.uuid4())
     return not (positive and breaks_unstated_rule(case))

@@ -1,4 +1,4 @@
-import { sign, type KeyObject } from 'node:crypto';
+import { randomUUID, sign, type KeyObject } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 
 /** The X-Signature value a fuzzer sends to ask the proxy for a real signature; anything else passes untouched. */
@@ -11,6 +11,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
  * Herald code): a request whose X-Signature is SIGN_PLACEHOLDER gets a fresh X-Timestamp and the ECDSA P-256
  * signature over timestamp + METHOD + path_and_query + body, exactly as received. A request without it (a fuzzer's
  * missing or broken credential case) is forwarded as sent, so the API's own refusal is what the fuzzer sees.
+ * A well-formed Idempotency-Key is made fresh for each request (below).
  */
 export async function startSigningProxy(
   target: { host: string; port: number },
@@ -32,6 +33,11 @@ export async function startSigningProxy(
         headers['x-signature'] = `0x${sign('sha256', message, { key, dsaEncoding: 'der' }).toString('hex')}`;
         signed += 1;
       }
+      // A client makes one Idempotency-Key per call: a well-formed key the fuzzer drew is replaced by a fresh one, so
+      // two generated requests never share one (a reused key's 422 depends on what came before, not on the request;
+      // test/integration/idempotency-keys.test.ts covers it). A malformed one goes as sent, for the API's 400.
+      const drawn = req.headers['idempotency-key'];
+      if (typeof drawn === 'string' && /^[\x21-\x7e]{1,255}$/.test(drawn)) headers['idempotency-key'] = randomUUID();
       const upstream = request(
         { host: target.host, port: target.port, method: req.method, path: req.url, headers },
         (answer) => {

@@ -41,6 +41,19 @@ export const unauthorized = (): HttpError => new HttpError(401, 'unauthorized');
 export const tooMany = (code: string, message: string, retryAfterSec: number): HttpError =>
   new HttpError(429, code, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) });
 
+/**
+ * The 429 body of `code` for each whole-second wait, made once per value up to 10 minutes: a refusal that sends it
+ * allocates no error and runs no serializer.
+ */
+export function tooManyBodies(code: string, message: (seconds: number) => string): (seconds: number) => Buffer {
+  const made = new Map<number, Buffer>();
+  return (seconds) => {
+    const body = made.get(seconds) ?? Buffer.from(JSON.stringify(tooMany(code, message(seconds), seconds).toBody()));
+    if (seconds <= 600) made.set(seconds, body);
+    return body;
+  };
+}
+
 /** Response schemas for the error statuses a route can answer, to spread into `schema.response`. */
 export const errorResponses = (...statuses: number[]): Record<number, typeof errorBodySchema> =>
   Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));

@@ -1,5 +1,4 @@
-import { createHash, createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
 import type {
   CreateSubscriptionInput,
   Subscription,
@@ -11,7 +10,9 @@ import type {
 } from '../api/schemas/subscriptions.js';
 import { compressedHexOf } from '../crypto/p256.js';
 import { requestSigningInput, signRequest } from '../crypto/request-signature.js';
-import { readResponse, retryable, retryDelayMs, withQuery, type QueryValue } from './http.js';
+import { readResponse, withQuery, type QueryValue } from './http.js';
+import { withRetries } from './retries.js';
+import { createSignedSeconds } from './signed-seconds.js';
 import type { EventFilters, EventHistoryItem, EventPage } from './events.js';
 import type {
   AttemptPage,
@@ -96,8 +97,7 @@ export class HeraldClient {
   readonly #fetch: typeof fetch;
   readonly #resign: boolean;
   readonly #maxRetries: number;
-  #second = 0;
-  #signedThisSecond = new Set<string>();
+  readonly #seconds = createSignedSeconds();
 
   constructor(options: HeraldClientOptions) {
     this.#key = typeof options.privateKey === 'string' ? createPrivateKey(options.privateKey) : options.privateKey;
@@ -114,7 +114,7 @@ export class HeraldClient {
     const target = `${url.pathname}${url.search}`;
     const body = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body), 'utf8');
     const send = async () => {
-      const timestamp = await this.#timestampFor(method, target, body);
+      const timestamp = await this.#seconds.timestampFor(method, target, body);
       const headers: Record<string, string> = {
         'x-pubkey': this.publicKey,
         'x-timestamp': timestamp,
@@ -125,23 +125,13 @@ export class HeraldClient {
       return await this.#fetch(url, { method, headers, body });
     };
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
-    for (let retry = 0; ; retry += 1) {
-      let res: Response;
-      try {
-        res = await send();
-      } catch (err) {
-        if (retry >= this.#maxRetries) throw err;
-        await sleep(retryDelayMs(null, retry));
-        continue;
-      }
-      if (res.status === 401 && this.#resign) {
-        await res.arrayBuffer();
-        res = await send(); // #timestampFor moves to the next second: this exact request was signed in this one
-      }
-      if (retry >= this.#maxRetries || !retryable(res)) return await readResponse<T>(res);
-      await res.arrayBuffer();
-      await sleep(retryDelayMs(res.headers.get('retry-after'), retry));
-    }
+    const res = await withRetries(async () => {
+      const first = await send();
+      if (first.status !== 401 || !this.#resign) return first;
+      await first.arrayBuffer();
+      return await send(); // timestampFor moves to the next second: this exact request was signed in this one
+    }, this.#maxRetries);
+    return await readResponse<T>(res);
   }
 
   /** Creates a subscription; the answer carries its active signing key (`keyId`, `publicKey`). */
@@ -286,27 +276,6 @@ export class HeraldClient {
   /** Pauses, resumes or cancels a recovery campaign; answers it after the change. */
   async controlCampaign(id: string, control: 'pause' | 'resume' | 'cancel'): Promise<RecoveryCampaign> {
     return await this.request('POST', `${campaignPath(id)}/${control}`);
-  }
-
-  /** A timestamp under which this exact request has not been signed yet. */
-  async #timestampFor(method: string, target: string, body?: Buffer): Promise<string> {
-    const digest = createHash('sha256')
-      .update(`${method} ${target}\n`)
-      .update(body ?? '')
-      .digest('base64');
-    for (;;) {
-      const now = Date.now();
-      const second = Math.floor(now / 1000);
-      if (second !== this.#second) {
-        this.#second = second;
-        this.#signedThisSecond = new Set();
-      }
-      if (!this.#signedThisSecond.has(digest)) {
-        this.#signedThisSecond.add(digest);
-        return String(second);
-      }
-      await new Promise((r) => setTimeout(r, 1000 - (now % 1000) + 1));
-    }
   }
 }
 

@@ -39,14 +39,3 @@ export async function readResponse<T>(res: Response): Promise<T> {
   }
   return body as T;
 }
-
-/** An answer worth sending the request again for: Herald's failure, a rate limit, or a key another try still holds. */
-export const retryable = (res: Response): boolean =>
-  res.status >= 500 || res.status === 429 || (res.status === 409 && res.headers.has('retry-after'));
-
-/** Retry-After (whole seconds, up to 10) when given, else 0.5 s × 2^retry up to 8 s, with 50–100 % jitter. */
-export function retryDelayMs(retryAfter: string | null, retry: number): number {
-  const asked = retryAfter === null ? Number.NaN : Number(retryAfter);
-  if (Number.isFinite(asked) && asked >= 0) return Math.min(asked, 10) * 1000;
-  return Math.min(8_000, 500 * 2 ** retry) * (0.5 + Math.random() / 2);
-}

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HeraldClient } from '../../src/client/herald-client.js';
-import { HeraldApiError, retryDelayMs } from '../../src/client/http.js';
+import { HeraldApiError } from '../../src/client/http.js';
+import { retryDelayMs } from '../../src/client/retries.js';
 import { newKeyPair } from '../helpers/integrators.js';
 
 type Sent = { key: string | null; timestamp: string | null; signature: string | null };

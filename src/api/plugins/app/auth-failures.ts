@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { createFailureLimiter, failureAddressKey } from '../../../auth/failure-limiter.js';
 import { createFailureLog } from '../../../auth/failure-log.js';
 import { authFailureReason } from '../../../telemetry/auth-reason.js';
-import { tooMany, unauthorized } from '../../errors.js';
+import { tooManyBodies, unauthorized } from '../../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,16 +43,10 @@ export const authFailuresPlugin = fp(
     });
     const failureLog = createFailureLog({ log: (fields, message) => app.log.info(fields, message) });
     app.addHook('onClose', async () => failureLog.flush());
-    // The 429 answer for each wait (whole seconds) up to 10 minutes, made once per value.
-    const limited = new Map<number, Buffer>();
-    const limitedBody = (wait: number): Buffer => {
-      const cached = limited.get(wait);
-      if (cached) return cached;
-      const error = tooMany('too_many_auth_failures', `too many failed authentications; retry in ${wait} s`, wait);
-      const body = Buffer.from(JSON.stringify(error.toBody()));
-      if (wait <= 600) limited.set(wait, body);
-      return body;
-    };
+    const limitedBody = tooManyBodies(
+      'too_many_auth_failures',
+      (wait) => `too many failed authentications; retry in ${wait} s`,
+    );
 
     app.decorateRequest('authRefused', false);
     app.decorate('authFailures', {

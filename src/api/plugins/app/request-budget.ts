@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { tooMany } from '../../errors.js';
+import { tooMany, tooManyBodies } from '../../errors.js';
 import { costOf } from '../../route-costs.js';
 import { createTokenBuckets } from '../../../util/token-buckets.js';
 
@@ -40,14 +40,9 @@ export const requestBudgetPlugin = fp(
     const buckets = createTokenBuckets({ ratePerSec: rate, burst });
     const limit = `more than ${rate} requests per second (bursts of ${burst}) from this integrator`;
     const refusal = (wait: number) => tooMany('rate_limited', `${limit}; retry in ${Math.ceil(wait)} s`, wait);
-    // The 429 body for each whole-second wait up to 10 minutes, made once: a refusal allocates no error, runs no
-    // serializer and writes no request line (as an authentication refusal; the request metrics count it).
-    const bodies = new Map<number, Buffer>();
-    const bodyFor = (seconds: number): Buffer => {
-      const made = bodies.get(seconds) ?? Buffer.from(JSON.stringify(refusal(seconds).toBody()));
-      if (seconds <= 600) bodies.set(seconds, made);
-      return made;
-    };
+    // A refusal from the key sends a body made once and writes no request line (as an authentication refusal; the
+    // request metrics count it).
+    const bodyFor = tooManyBodies('rate_limited', (seconds) => `${limit}; retry in ${seconds} s`);
     app.decorate('requestBudget', {
       check(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
         // A request without a known key ended in the hook before this one.

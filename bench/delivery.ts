@@ -88,11 +88,13 @@ const receiver = await startHttpsReceiver((request) => {
 const app = await buildApp({ config, logger: false, metrics: apiMetrics.metrics });
 phases.instrumentApi(app.store, app.deliveryService.fanOut);
 const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-// Herald's worker as src/process/worker-runtime.ts builds it, with the event read, the POST and the record timed.
+// Herald's worker as src/process/worker-runtime.ts builds it, with the event read, the POST and the record timed. Eager,
+// it plays the API's own worker, which shares the API's store (src/api/plugins/app/api-worker.ts); else a worker of its
+// own connection and store, as a worker process has.
 const workerMongo = createMongo(config);
 await workerMongo.client.connect();
 const timed = phases.instrumentWorker(
-  createStore(workerMongo.db),
+  eager ? app.store : createStore(workerMongo.db),
   createWebhookHttpClient({ policy: callbackUrlPolicyFromConfig(config), userAgent: WEBHOOK_USER_AGENT }),
 );
 const workerConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });

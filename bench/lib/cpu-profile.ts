@@ -69,8 +69,8 @@ export function allocationsByPlace(head: HeapNode, items: number): Record<string
 }
 
 /**
- * Runs `fn` under the V8 profiler and the sampling heap profiler; writes `<name>-<time>.cpuprofile` under
- * .data/profiles/. Returns the process's CPU per item (all its threads: the Temporal SDK's native ones too), the main
+ * Runs `fn` under the V8 profiler and the sampling heap profiler; writes `<name>-<time>.cpuprofile` and `<name>-<time>.heapprofile`
+ * under .data/profiles/. Returns the process's CPU per item (all its threads: the Temporal SDK's native ones too), the main
  * thread's top places by share, and the KB allocated per item, in all and by place (the top 12).
  */
 export async function profiled(
@@ -106,7 +106,9 @@ export async function profiled(
   session.disconnect();
   const dir = join(root, '.data', 'profiles');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+  const stamp = Date.now();
+  writeFileSync(join(dir, `${name}-${stamp}.cpuprofile`), JSON.stringify(profile));
+  writeFileSync(join(dir, `${name}-${stamp}.heapprofile`), JSON.stringify({ head: heap.head }));
   const allocated = allocationsByPlace(heap.head, items);
   return {
     processCpuMsPerItem: round((used.user + used.system) / 1000 / items, 2),

@@ -16,7 +16,8 @@ export async function findByIds<T extends Document & { _id: string }>(
   for (let from = 0; from < unique.length; from += MAX_IDS_PER_FIND) {
     const chunk = unique.slice(from, from + MAX_IDS_PER_FIND);
     const filter = (chunk.length === 1 ? { _id: chunk[0] } : { _id: { $in: chunk } }) as Filter<T>;
-    const docs = await collection.find(filter, { ...options, batchSize: chunk.length }).toArray();
+    // The ids are distinct: the limit lets the server close the cursor with its first batch (no getMore).
+    const docs = await collection.find(filter, { ...options, limit: chunk.length, batchSize: chunk.length }).toArray();
     for (const d of docs) found.set(d._id as string, d);
   }
   return ids.map((id) => found.get(id) ?? null);

@@ -1,8 +1,12 @@
 import type { Db } from 'mongodb';
 import type { EventDoc } from './documents.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { findByIds } from './by-ids.js';
+import { coalesce } from './coalesce.js';
+import { insertEach } from './insert-each.js';
+import { createRecentEvents } from './recent-events.js';
 import { ownedBy } from './owned.js';
 import type { Position } from './cursor.js';
+import { HOT_COMMANDS_IN_FLIGHT, INSERTS_PER_COMMAND, MAX_IDS_PER_FIND } from './server-limits.js';
 import {
   chooseListing,
   type EventListFilters,
@@ -21,6 +25,16 @@ export function eventsRepoWith(db: Db, listing: Listing) {
   /** Files the event, and the deliveries its hand-off started (`subscriptionIds`), into the listings. */
   const index = async (doc: EventDoc, subscriptionIds: readonly string[] = [], handedOff = doc): Promise<void> =>
     await listing.events.file(doc, subscriptionIds, handedOff);
+  const recent = createRecentEvents();
+  // Concurrent ingests share one insert, concurrent attempts one read (src/store/coalesce.ts).
+  const insertOne = coalesce((docs: EventDoc[]) => insertEach(events, docs), {
+    maxInFlight: HOT_COMMANDS_IN_FLIGHT,
+    maxItems: INSERTS_PER_COMMAND,
+  });
+  const readOne = coalesce(
+    async (ids: string[]) => (await findByIds(events, ids)).map((value) => ({ ok: true as const, value })),
+    { maxInFlight: HOT_COMMANDS_IN_FLIGHT, maxItems: MAX_IDS_PER_FIND },
+  );
 
   return {
     /** The raw collection. Its documents carry `data` only inside `body`, as the producer's text (documents.ts). */
@@ -55,18 +69,16 @@ export function eventsRepoWith(db: Db, listing: Listing) {
       /** The subscriptions the hand-off started deliveries to: their listing rows go with the event's. */
       subscriptionIds: readonly string[] = [],
     ): Promise<{ created: boolean; event: EventDoc }> {
-      try {
-        await events.insertOne(doc);
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
+      if ((await insertOne(doc)) === 'duplicate') {
         const existing = await events.findOne({ _id: doc._id });
-        if (!existing) throw err;
+        if (!existing) throw new Error(`event ${doc._id}: its insert met a duplicate key, and no event has its id`);
         if (existing.body === doc.body) await index(existing, subscriptionIds);
         return { created: false, event: existing };
       }
       const event = settle ? await settle(doc) : doc;
       // The deliveries keep the hand-off's createdAt (the event's before a commit-lag repair moved it).
       await index(event, subscriptionIds, doc);
+      recent.keep(event);
       return { created: true, event };
     },
 
@@ -88,9 +100,12 @@ export function eventsRepoWith(db: Db, listing: Listing) {
       return await listing.events.list(integratorId, filters, position, limit);
     },
 
-    /** By id, across integrators: for the worker, whose inputs come from records it wrote itself. */
+    /**
+     * By id, across integrators: for the worker, whose inputs come from records it wrote itself. An event this
+     * process stored in the last minute comes from memory (recent-events.ts: the API's own worker reads none).
+     */
     async findById(id: string): Promise<EventDoc | null> {
-      return await events.findOne({ _id: id });
+      return recent.get(id) ?? (await readOne(id));
     },
   };
 }

@@ -1,6 +1,8 @@
-import { MongoBulkWriteError, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
+import { coalesce } from './coalesce.js';
+import { insertEach } from './insert-each.js';
 import { isDuplicateKey } from './duplicate-key.js';
-import { EXPIRED_DELETES_PER_COMMAND } from './server-limits.js';
+import { EXPIRED_DELETES_PER_COMMAND, HOT_COMMANDS_IN_FLIGHT } from './server-limits.js';
 
 /** A document that is worthless after `expiresAt`: replay digests, quota windows, marks. */
 export interface ExpiringDoc {
@@ -15,8 +17,7 @@ export interface ExpiringDoc {
 /** Collections of ExpiringDoc, swept by `sweepExpired` (FerretDB has no TTL index; real MongoDB also has one). */
 export const EXPIRING_COLLECTIONS = ['replays', 'quotas', 'idempotency'] as const;
 
-/** Replay inserts in flight at once, and digests per insert. */
-const MAX_IN_FLIGHT = 2;
+/** Digests per insert. */
 const MAX_BATCH = 1_000;
 
 /**
@@ -27,44 +28,12 @@ const MAX_BATCH = 1_000;
 export function createExpiringRepo(db: Db) {
   const replays = db.collection<ExpiringDoc>('replays');
   const quotas = db.collection<ExpiringDoc>('quotas');
-  // Group commit: at most MAX_IN_FLIGHT inserts at once; digests that arrive meanwhile wait for the next one. Under
-  // load a batch holds every digest of one round trip (a request pays a share of one insert); idle, a digest goes
-  // out on the next event-loop turn, with no added delay.
-  const pending: Array<{ doc: ExpiringDoc; resolve: (first: boolean) => void; reject: (err: unknown) => void }> = [];
-  let inFlight = 0;
-
-  async function write(batch: typeof pending): Promise<void> {
-    try {
-      await replays.insertMany(
-        batch.map((b) => b.doc),
-        { ordered: false },
-      );
-      batch.forEach((b) => b.resolve(true));
-    } catch (err: unknown) {
-      if (!(err instanceof MongoBulkWriteError)) return batch.forEach((b) => b.reject(err));
-      const failed = new Map([err.writeErrors].flat().map((e) => [e.index, e.code]));
-      // A write-concern error comes without write errors: the inserts were applied but not acknowledged as durable
-      // (a rollback can lose them), so no digest of the batch counts as recorded. A duplicate key is still a replay.
-      const unconfirmed = err.result.getWriteConcernError() !== undefined;
-      batch.forEach((b, i) => {
-        const code = failed.get(i);
-        if (code === 11000) b.resolve(false);
-        else if (code === undefined && !unconfirmed) b.resolve(true);
-        else b.reject(err);
-      });
-    }
-  }
-
-  function pump(): void {
-    while (inFlight < MAX_IN_FLIGHT && pending.length > 0) {
-      const batch = pending.splice(0, MAX_BATCH);
-      inFlight++;
-      void write(batch).finally(() => {
-        inFlight--;
-        pump();
-      });
-    }
-  }
+  // Group commit (src/store/coalesce.ts): under load a batch holds every digest of one round trip (a request pays a
+  // share of one insert); idle, a digest goes out at once.
+  const recordDigest = coalesce((docs: ExpiringDoc[]) => insertEach(replays, docs), {
+    maxInFlight: HOT_COMMANDS_IN_FLIGHT,
+    maxItems: MAX_BATCH,
+  });
 
   return {
     /**
@@ -72,11 +41,8 @@ export function createExpiringRepo(db: Db) {
      * decides, across every instance sharing the database. Digests go out in unordered insertMany batches (group
      * commit, above): under load a request costs a share of one round trip, not one of its own.
      */
-    firstUse(digest: string, expiresAt: Date): Promise<boolean> {
-      return new Promise((resolve, reject) => {
-        pending.push({ doc: { _id: digest, expiresAt }, resolve, reject });
-        if (pending.length === 1) setImmediate(pump);
-      });
+    async firstUse(digest: string, expiresAt: Date): Promise<boolean> {
+      return (await recordDigest({ _id: digest, expiresAt })) === 'inserted';
     },
 
     /** Adds one use to the window `id` (created with `expiresAt`) and returns its count after this use. */

@@ -28,3 +28,13 @@ export const HEAD_UPSERTS_PER_WRITE = 100;
  * SQL statement with one variable each, and fails past SQLite's 32,766 variables per statement.
  */
 export const EXPIRED_DELETES_PER_COMMAND = 5_000;
+
+/**
+ * Hot-path commands of one kind a process keeps in flight (src/store/coalesce.ts): calls beyond them wait and leave
+ * together in the next command. The embedded server runs one collection's writes one at a time anyway, so a second
+ * command in flight is enough to keep it busy; a real MongoDB gets the same batches.
+ */
+export const HOT_COMMANDS_IN_FLIGHT = 2;
+
+/** Documents one coalesced insert carries at most. */
+export const INSERTS_PER_COMMAND = 500;

@@ -1,5 +1,8 @@
 import type { Db } from 'mongodb';
+import { findByIds } from './by-ids.js';
+import { coalesce } from './coalesce.js';
 import type { SubscriptionDoc, SubscriptionIndexDoc, SubscriptionIndexEntry } from './documents.js';
+import { HOT_COMMANDS_IN_FLIGHT, MAX_IDS_PER_FIND } from './server-limits.js';
 
 const entryOf = (s: SubscriptionDoc): SubscriptionIndexEntry => ({
   eventTypes: s.eventTypes,
@@ -31,12 +34,18 @@ export function createSubscriptionIndex(db: Db) {
     return entries;
   }
 
+  // Concurrent ingests read their integrators' index documents in one find (src/store/coalesce.ts).
+  const readIndex = coalesce(
+    async (ids: string[]) => (await findByIds(index, ids)).map((value) => ({ ok: true as const, value })),
+    { maxInFlight: HOT_COMMANDS_IN_FLIGHT, maxItems: MAX_IDS_PER_FIND },
+  );
+
   return {
     collection: index,
 
     /** The integrator's live subscriptions by id. */
     async entries(integratorId: string): Promise<Record<string, SubscriptionIndexEntry>> {
-      const doc = await index.findOne({ _id: integratorId });
+      const doc = await readIndex(integratorId);
       return doc ? (doc.entries ?? {}) : await rebuild(integratorId);
     },
 

@@ -7,6 +7,8 @@ import {
   type JournalEntry,
   type PageCollections,
 } from './documents.js';
+import { coalesce } from '../coalesce.js';
+import { HEAD_UPSERTS_PER_WRITE, HOT_COMMANDS_IN_FLIGHT } from '../server-limits.js';
 import { addToHead, headsDue, rowsByKey, sealTriggered, triggers, writeUpserts } from './heads.js';
 import type { RowBase } from './rows.js';
 import { withLease } from './seal.js';
@@ -34,22 +36,51 @@ function entriesOf(filed: readonly Filed[]): Map<string, JournalEntry[]> {
   return out;
 }
 
+type JournalAppend = { integratorId: string; entries: JournalEntry[] };
+
 /**
- * Files rows into their integrators' journals: one bulkWrite, one small update per integrator (whatever the number of
- * keys), then, about once per `journalEvery` entries, checks the journal and moves it into the keys' heads when full.
+ * The journal writer of each set of page collections: concurrent filings share one bulkWrite (src/store/coalesce.ts)
+ * with one update per integrator, whose `$addToSet` carries the entries of every filing for it. Each entry is added as
+ * its own filing would add it (idempotent), so a crash mid-write leaves each filing written or to be written again.
+ */
+const journalWriters = new WeakMap<PageCollections, (append: JournalAppend) => Promise<void>>();
+
+function journalWriterOf(c: PageCollections): (append: JournalAppend) => Promise<void> {
+  let writer = journalWriters.get(c);
+  if (!writer) {
+    writer = coalesce(
+      async (appends: JournalAppend[]) => {
+        const byIntegrator = new Map<string, JournalEntry[]>();
+        for (const { integratorId, entries } of appends)
+          (byIntegrator.get(integratorId) ?? byIntegrator.set(integratorId, []).get(integratorId)!).push(...entries);
+        await writeUpserts<JournalDoc>(
+          c,
+          [...byIntegrator].map(([integratorId, entries]): AnyBulkWriteOperation<JournalDoc> => ({
+            updateOne: {
+              filter: { _id: journalId(integratorId) },
+              update: { $addToSet: { e: { $each: entries } } },
+              upsert: true,
+            },
+          })),
+        );
+        return appends.map(() => ({ ok: true as const, value: undefined }));
+      },
+      { maxInFlight: HOT_COMMANDS_IN_FLIGHT, maxItems: HEAD_UPSERTS_PER_WRITE },
+    );
+    journalWriters.set(c, writer);
+  }
+  return writer;
+}
+
+/**
+ * Files rows into their integrators' journals: one small update per integrator (whatever the number of keys), shared
+ * with the filings made meanwhile, then, about once per `journalEvery` entries, checks the journal and moves it into
+ * the keys' heads when full.
  */
 export async function fileIntoJournals(c: PageCollections, filed: readonly Filed[]): Promise<void> {
   const byIntegrator = entriesOf(filed);
-  await writeUpserts<JournalDoc>(
-    c,
-    [...byIntegrator].map(([integratorId, entries]): AnyBulkWriteOperation<JournalDoc> => ({
-      updateOne: {
-        filter: { _id: journalId(integratorId) },
-        update: { $addToSet: { e: { $each: entries } } },
-        upsert: true,
-      },
-    })),
-  );
+  const write = journalWriterOf(c);
+  await Promise.all([...byIntegrator].map(async ([integratorId, entries]) => await write({ integratorId, entries })));
   for (const [integratorId, entries] of byIntegrator) {
     if (!entries.some((e) => journalDue(c, e.r.i, integratorId))) continue;
     const journal = await c.journals.findOne({ _id: journalId(integratorId) });

@@ -111,6 +111,12 @@ export const configSchema = z.object({
   HERALD_CURSOR_SECRET: optionalString,
   /** How the event history listing is stored: page documents (embedded server) or indexes (MongoDB); docs/events.md. */
   HERALD_LISTING_LAYOUT: z.enum(['auto', 'pages', 'indexes']).default('auto'),
+  /**
+   * What one listing page reads at most, rows examined and milliseconds; a page that reaches either answers what it
+   * found with a cursor to go on (docs/api.md, "Pages and cursors").
+   */
+  HERALD_LISTING_SCAN_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
+  HERALD_LISTING_TIME_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   /** Resolvers for callback hosts (`ip`, `ip:port`, `[ipv6]:port`, comma-separated); unset: the system's (resolv.conf). */
   HERALD_DNS_SERVERS: dnsServers,
   // Egress exemptions for tests and local development (docs/security.md, "Development egress exemptions"): fixed

@@ -9,7 +9,7 @@ import { createDeliveryService } from '../delivery/index.js';
 import { createWebhookHttpClient } from '../net/http-client.js';
 import { checkEgressExemptions } from '../net/egress-exemptions.js';
 import { callbackUrlPolicyFromConfig } from '../net/policy-from-config.js';
-import { createStore } from '../store/index.js';
+import { createStore, listingBoundsOf } from '../store/index.js';
 import { ensureIndexes } from '../store/indexes.js';
 import { createMongo, type Mongo, type MongoOptions } from '../store/mongo.js';
 import { createTemporal } from '../temporal/client.js';
@@ -74,7 +74,10 @@ export async function createWorkerRuntime(
     ]);
   };
   let worker: Worker;
-  const store = createStore(mongo.db, { listingLayout: config.HERALD_LISTING_LAYOUT });
+  const store = createStore(mongo.db, {
+    listingLayout: config.HERALD_LISTING_LAYOUT,
+    listingBounds: listingBoundsOf(config),
+  });
   try {
     await mongo.client.connect();
     await ensureIndexes(mongo.db);

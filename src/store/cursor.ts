@@ -23,15 +23,16 @@ export function after<T extends { createdAt: Date; _id: string }>(position: Posi
 
 /**
  * A page out of `limit + 1` rows read after a position: the extra row only tells that a next page exists, which
- * then starts after the page's last item (null on the last page).
+ * then starts after the page's last item (null on the last page). Rows whose read stopped for its scan budget
+ * (src/store/listing/scan-budget.ts) carry `resumeAt`: the page is what was found, and the next starts there.
  */
 export function keysetPage<T extends { createdAt: Date; _id: string; page?: number }>(
-  rows: readonly T[],
+  rows: readonly T[] & { readonly resumeAt?: Position },
   limit: number,
 ): { page: T[]; next: Position | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  if (rows.length <= limit || !last) return { page, next: null };
+  if (rows.length <= limit || !last) return { page, next: rows.resumeAt ?? null };
   const at = { createdAt: last.createdAt, id: last._id };
   return { page, next: last.page === undefined ? at : { ...at, page: last.page } };
 }

@@ -10,6 +10,7 @@ import {
   chooseListing,
   type DeliveryListFilters,
   type Listing,
+  type ListingBounds,
   type ListingLayout,
   type PageSizes,
 } from './listing/index.js';
@@ -285,7 +286,11 @@ export function deliveriesRepoWith(db: Db, listing: Listing) {
 }
 
 /** The deliveries repository with a listing of its own on `layout` (tests; createStore shares one listing). */
-export const createDeliveriesRepo = (db: Db, layout: ListingLayout = 'auto', pageSizes?: Partial<PageSizes>) =>
-  deliveriesRepoWith(db, chooseListing(db, layout, pageSizes));
+export const createDeliveriesRepo = (
+  db: Db,
+  layout: ListingLayout = 'auto',
+  pageSizes?: Partial<PageSizes>,
+  bounds?: ListingBounds,
+) => deliveriesRepoWith(db, chooseListing(db, layout, pageSizes, bounds));
 
 export type DeliveriesRepo = ReturnType<typeof deliveriesRepoWith>;

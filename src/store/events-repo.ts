@@ -12,6 +12,7 @@ import {
   type EventListFilters,
   type EventListRow,
   type Listing,
+  type ListingBounds,
   type ListingLayout,
   type PageSizes,
 } from './listing/index.js';
@@ -111,7 +112,11 @@ export function eventsRepoWith(db: Db, listing: Listing) {
 }
 
 /** The events repository with a listing of its own on `layout` (tests; createStore shares one listing). */
-export const createEventsRepo = (db: Db, layout: ListingLayout = 'auto', pageSizes?: Partial<PageSizes>) =>
-  eventsRepoWith(db, chooseListing(db, layout, pageSizes));
+export const createEventsRepo = (
+  db: Db,
+  layout: ListingLayout = 'auto',
+  pageSizes?: Partial<PageSizes>,
+  bounds?: ListingBounds,
+) => eventsRepoWith(db, chooseListing(db, layout, pageSizes, bounds));
 
 export type EventsRepo = ReturnType<typeof eventsRepoWith>;

@@ -1,5 +1,7 @@
 import type { Db } from 'mongodb';
-import { chooseListing, type ListingLayout } from './listing/index.js';
+import { chooseListing, type ListingBounds, type ListingLayout } from './listing/index.js';
+
+export { listingBoundsOf } from './listing/index.js';
 import { createIntegratorsRepo } from './integrators-repo.js';
 import { eventsRepoWith } from './events-repo.js';
 import { createSubscriptionsRepo } from './subscriptions-repo.js';
@@ -15,8 +17,8 @@ import { createDeliveryReportsRepo } from './delivery-reports.js';
  * All repositories, built once per process over one database. The listings' layout (pages or indexes,
  * docs/events.md) is chosen here, once: the events and deliveries repositories receive the chosen listing.
  */
-export function createStore(db: Db, options: { listingLayout?: ListingLayout } = {}) {
-  const listing = chooseListing(db, options.listingLayout);
+export function createStore(db: Db, options: { listingLayout?: ListingLayout; listingBounds?: ListingBounds } = {}) {
+  const listing = chooseListing(db, options.listingLayout, undefined, options.listingBounds);
   return {
     db,
     integrators: createIntegratorsRepo(db),

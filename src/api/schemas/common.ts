@@ -78,3 +78,13 @@ export const jsonValue: z.ZodType<Json> = z
 
 /** Page envelope fields used by every listing besides its items. */
 export const nextCursor = z.string().nullable().describe('opaque cursor of the next page; null on the last page');
+
+/** The cursor of a listing that reads under a scan bound (src/store/listing/scan-budget.ts). */
+export const boundedNextCursor = z
+  .string()
+  .nullable()
+  .describe(
+    'opaque cursor of the next page; null on the last page, and only there. A page whose filters match few rows of a ' +
+      'long history may hold fewer than limit rows, or none, with a cursor: each page reads a bounded number of rows ' +
+      'in a bounded time (HERALD_LISTING_SCAN_ROWS, HERALD_LISTING_TIME_MS), so follow nextCursor until it is null',
+  );

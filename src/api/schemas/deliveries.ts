@@ -7,7 +7,7 @@ import {
   terminalReasonSchema,
   waitReasonSchema,
 } from '../../domain/delivery-vocabulary.js';
-import { cursorParam, dateTime, givenOnce, limitParam, nextCursor, uuid } from './common.js';
+import { cursorParam, dateTime, givenOnce, limitParam, boundedNextCursor, uuid } from './common.js';
 
 const deliveryStatus = deliveryStatusSchema.describe(
   'pending while attempts remain; succeeded, failed (retries exhausted) and cancelled are terminal',
@@ -116,7 +116,9 @@ export const attemptsQuery = z.strictObject({
   limit: limitParam,
 });
 
-export const deliveryPage = z.object({ deliveries: z.array(delivery), nextCursor }).meta({ id: 'DeliveryPage' });
+export const deliveryPage = z
+  .object({ deliveries: z.array(delivery), nextCursor: boundedNextCursor })
+  .meta({ id: 'DeliveryPage' });
 
 export const deliveriesQuery = z.strictObject({
   subscriptionId: uuid.optional(),

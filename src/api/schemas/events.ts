@@ -6,7 +6,16 @@ import {
   SUBSCRIBABLE_ONLY_TYPE,
   TEST_EVENT_TYPE,
 } from '../../domain/event-types.js';
-import { cursorParam, dateTime, givenOnce, instantBound, jsonValue, limitParam, nextCursor, uuid } from './common.js';
+import {
+  cursorParam,
+  dateTime,
+  givenOnce,
+  instantBound,
+  jsonValue,
+  limitParam,
+  boundedNextCursor,
+  uuid,
+} from './common.js';
 
 // §2.1 / §2.2 / §4.1: the single source of the events API's validation, types and OpenAPI.
 
@@ -66,7 +75,7 @@ export type EventHistoryItem = z.infer<typeof eventHistoryItem>;
 
 /** §2.2 */
 export const listEventsResponse = z
-  .object({ events: z.array(eventHistoryItem), nextCursor })
+  .object({ events: z.array(eventHistoryItem), nextCursor: boundedNextCursor })
   .meta({ id: 'ListEventsResponse' });
 
 const uuidParam = z.uuid(givenOnce).transform((s) => s.toLowerCase());

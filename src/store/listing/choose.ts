@@ -5,6 +5,7 @@ import { deliveriesOnPages } from './deliveries-pages.js';
 import { eventsOnPages } from './events-pages.js';
 import { deliveriesOnIndexes, eventsOnIndexes } from './indexes.js';
 import type { Listing, ListingLayout } from './listing.js';
+import { defaultListingBounds, type ListingBounds } from './scan-budget.js';
 
 /** FerretDB answers buildInfo with a `ferretdbVersion` field; MongoDB does not. */
 async function detectLayout(db: Db): Promise<'pages' | 'indexes'> {
@@ -28,16 +29,22 @@ function layoutResolver(db: Db, configured: ListingLayout): () => Promise<'pages
 /**
  * Both listings on the configured layout: the one place that knows which layout is in force. Each call waits for the
  * layout (known at once unless `auto`, which asks the server on first use) and goes to that layout's listing; the
- * repositories receive this and never ask. `sizes`: the page documents' (tests use small ones).
+ * repositories receive this and never ask. `sizes`: the page documents' (tests use small ones); `bounds`: what one
+ * page may read (scan-budget.ts).
  */
-export function chooseListing(db: Db, configured: ListingLayout = 'auto', sizes?: Partial<PageSizes>): Listing {
+export function chooseListing(
+  db: Db,
+  configured: ListingLayout = 'auto',
+  sizes?: Partial<PageSizes>,
+  bounds: ListingBounds = defaultListingBounds,
+): Listing {
   const pages = pageCollections(db, sizes);
   const on = {
     pages: {
-      events: eventsOnPages(pages),
-      deliveries: deliveriesOnPages(pages, db.collection<DeliveryDoc>('deliveries')),
+      events: eventsOnPages(pages, bounds),
+      deliveries: deliveriesOnPages(pages, db.collection<DeliveryDoc>('deliveries'), bounds),
     },
-    indexes: { events: eventsOnIndexes(db), deliveries: deliveriesOnIndexes(db) },
+    indexes: { events: eventsOnIndexes(db, bounds), deliveries: deliveriesOnIndexes(db, bounds) },
   };
   const layout = layoutResolver(db, configured);
   const chosen = async () => on[await layout()];

@@ -7,6 +7,7 @@ import { fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections } f
 import { MAX_CANDIDATES_PER_ROUND } from '../server-limits.js';
 import { deliveryEntries, deliveryKeyFor, statusEntries, type DeliveryRow } from './delivery-rows.js';
 import type { DeliveriesListing, DeliveryListFilters } from './listing.js';
+import { justAbove, scanBudget, stoppedAt, type BoundedRows, type ListingBounds } from './scan-budget.js';
 
 /** Rows a DELETE reads per call while it collects a subscription's pending candidates. */
 const PENDING_ROWS_PER_READ = 1000;
@@ -17,7 +18,11 @@ const PENDING_ROWS_PER_READ = 1000;
  * themselves read by `_id`, one find per batch of rows (`_id` `$in`, src/store/by-ids.ts), so a page always shows a
  * delivery as it is now. Built with the same engine (src/store/pages) as the events listing.
  */
-export function deliveriesOnPages(c: PageCollections, deliveries: Collection<DeliveryDoc>): DeliveriesListing {
+export function deliveriesOnPages(
+  c: PageCollections,
+  deliveries: Collection<DeliveryDoc>,
+  bounds: ListingBounds,
+): DeliveriesListing {
   const file = async (entries: Filed[]): Promise<void> => {
     if (entries.length > 0) await fileRows(c, entries);
   };
@@ -32,7 +37,7 @@ export function deliveriesOnPages(c: PageCollections, deliveries: Collection<Del
       ),
     fileStatus,
     list: async (integratorId, filters, position, limit) =>
-      await listFromDeliveryPages(c, deliveries, integratorId, filters, position, limit),
+      await listFromDeliveryPages(c, deliveries, integratorId, filters, position, limit, bounds),
 
     /** The subscription's rows filed as pending: each candidate read by `_id`, and cancelled by `_id` (cancelOne). */
     async cancelPendingOf(integratorId, subscriptionId, terminalReason) {
@@ -64,7 +69,8 @@ export function nextBatch(missing: number, read: number, passed: number, last: n
  * Up to `limit` deliveries of the integrator, newest first, strictly after `position`. Reads the key's rows, then
  * their deliveries by `_id` in one find; a row whose delivery is not recorded yet (its first attempt in flight) or no
  * longer has the asked status is skipped, and further rows are read (the key's reader goes on where it stopped) until
- * `limit` deliveries are found. Each names the page a cursor after it continues from.
+ * `limit` deliveries are found, or the page's scan budget is spent: then the page ends with what it found, and a
+ * cursor goes on after the last row read. Each names the page a cursor after it continues from.
  */
 async function listFromDeliveryPages(
   c: PageCollections,
@@ -73,11 +79,18 @@ async function listFromDeliveryPages(
   f: DeliveryListFilters,
   position: Position | null,
   limit: number,
-): Promise<(DeliveryDoc & { page: number })[]> {
+  bounds: ListingBounds,
+): Promise<BoundedRows<DeliveryDoc & { page: number }>> {
   const keep = (r: DeliveryRow) =>
     (f.subscriptionId === undefined || r.s === f.subscriptionId) && (f.eventId === undefined || r.e === f.eventId);
   const bound = position ? { c: position.createdAt.getTime(), i: position.id } : undefined;
-  const reader = keyReader<DeliveryRow>(c, deliveryKeyFor(integratorId, f), { keep, bound, hint: position?.page });
+  const budget = scanBudget(bounds);
+  const reader = keyReader<DeliveryRow>(c, deliveryKeyFor(integratorId, f), {
+    keep,
+    bound,
+    hint: position?.page,
+    budget,
+  });
   const out: (DeliveryDoc & { page: number })[] = [];
   let batch = limit;
   let read = 0;
@@ -86,14 +99,22 @@ async function listFromDeliveryPages(
     const docs = await findByIds(
       deliveries,
       rows.map(({ row }) => row.i),
-      { projection: { attempts: 0 } },
+      { projection: { attempts: 0 }, maxTimeMS: budget.msLeft() },
     );
+    budget.spend(rows.length);
     for (const [n, d] of docs.entries()) {
       if (!d || d.integratorId !== integratorId || (f.status !== undefined && d.status !== f.status)) continue;
       out.push({ ...d, page: rows[n]!.page });
       if (out.length === limit) break;
     }
+    if (out.length === limit) break;
+    // Stopped for the budget, by the reader or here: go on after the last row read (every newer one was examined).
+    const stop = reader.stopped();
+    if (stop)
+      return stoppedAt(out, { ...justAbove({ createdAt: new Date(stop.below.c), id: stop.below.i }), page: stop.page });
+    const last = rows.at(-1);
     if (rows.length < batch) break;
+    if (budget.spent() && last) return stoppedAt(out, { createdAt: last.row.c, id: last.row.i, page: last.page });
     read += rows.length;
     batch = nextBatch(limit - out.length, read, out.length, batch);
   }

@@ -1,8 +1,9 @@
 import type { EventDoc } from '../documents.js';
-import { cmp, fileRows, fileRowsBulk, readKey, type Filed, type PageCollections, type Pos } from '../pages/index.js';
+import { cmp, fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections, type Pos } from '../pages/index.js';
 import { handOffEntries } from './delivery-rows.js';
 import { keyFor, keysOf, matches, toRow, type EventRow } from './event-rows.js';
 import type { EventsListing } from './listing.js';
+import { justAbove, scanBudget, stoppedAt, type ListingBounds } from './scan-budget.js';
 
 /** An event's rows, one per listing key it is filed under. */
 const eventEntries = (event: EventDoc): Filed[] => {
@@ -14,7 +15,7 @@ const eventEntries = (event: EventDoc): Filed[] => {
  * The events listing on the `pages` layout (docs/events.md, "Page documents"): every stored event is filed under its
  * keys (event-rows.ts) into page documents, and a page reads the key of the query's most selective filter.
  */
-export function eventsOnPages(c: PageCollections): EventsListing {
+export function eventsOnPages(c: PageCollections, bounds: ListingBounds): EventsListing {
   return {
     // The event's rows and its hand-off's deliveries' in one write (one journal update).
     file: async (event, subscriptionIds, handedOff) =>
@@ -25,14 +26,25 @@ export function eventsOnPages(c: PageCollections): EventsListing {
       const at = position && { c: position.createdAt.getTime(), i: position.id };
       const before: Pos | undefined = filters.createdBefore && { c: filters.createdBefore.getTime(), i: '' };
       const bound = at && before ? (cmp(at, before) < 0 ? at : before) : (at ?? before);
-      const rows = await readKey<EventRow>(c, keyFor(integratorId, filters), {
+      const reader = keyReader<EventRow>(c, keyFor(integratorId, filters), {
         keep: (r) => matches(r, filters),
         bound,
         hint: position?.page,
         afterMs: filters.createdAfter?.getTime(),
-        limit,
+        budget: scanBudget(bounds),
       });
-      return rows.map(({ row, page }) => ({ _id: row.i, body: row.b, createdAt: row.c, page }));
+      const rows = (await reader.next(limit)).map(({ row, page }) => ({
+        _id: row.i,
+        body: row.b,
+        createdAt: row.c,
+        page,
+      }));
+      const stop = reader.stopped();
+      if (!stop) return rows;
+      return stoppedAt(rows, {
+        ...justAbove({ createdAt: new Date(stop.below.c), id: stop.below.i }),
+        page: stop.page,
+      });
     },
   };
 }

@@ -11,6 +11,7 @@ export type {
   ListingLayout,
 } from './listing.js';
 export type { PageSizes } from '../pages/index.js';
+export { defaultListingBounds, listingBoundsOf, type BoundedRows, type ListingBounds } from './scan-budget.js';
 
 // Which keys rows are filed under and read from, and the rounds' sizes, for tests that check them.
 export { nextBatch } from './deliveries-pages.js';

@@ -1,66 +1,69 @@
 import type { Db, Filter } from 'mongodb';
 import { heraldEventTypes, TEST_EVENT_TYPE } from '../../domain/event-types.js';
-import { after, newestFirst, type Position } from '../cursor.js';
+import { readInRounds } from './index-rounds.js';
+import { stoppedAt, type ListingBounds } from './scan-budget.js';
 import { cancelledAt } from '../deliveries-cancel.js';
 import type { DeliveryDoc, EventDoc } from '../documents.js';
 import type { DeliveriesListing, EventListFilters, EventListRow, EventsListing } from './listing.js';
 
+/** The filters an index of the `events` collection answers, most selective first: a query's anchor is the first given. */
+const EVENT_ANCHORS = ['transactionId', 'userId', 'accountId', 'eventType'] as const;
+/** Event types a listing without `eventType` leaves out: webhook.test and Herald's own (they cannot be asked for). */
+const UNLISTED: ReadonlySet<string> = new Set([TEST_EVENT_TYPE, ...heraldEventTypes]);
+
 /**
- * The listing filter. Equality fields first, then the createdAt range, so one of the `integrator_*_newest` indexes
- * answers it; the keyset position also caps createdAt (`$lte`) so the index scan starts at the cursor, not at the top.
+ * The anchor (the integrator, the most selective equality filter given and the createdAt range: one of the
+ * `integrator_*_newest` indexes answers it in order) and what is left for the code to check.
  */
-function listFilter(integratorId: string, f: EventListFilters, position?: Position): Filter<EventDoc> {
-  const filter: Filter<EventDoc> = { integratorId };
-  if (f.accountId !== undefined) filter.accountId = f.accountId;
-  if (f.userId !== undefined) filter.userId = f.userId;
-  if (f.transactionId !== undefined) filter.transactionId = f.transactionId;
-  // webhook.test events are not lifecycle events: listed only when asked for by name. Herald's own events are never
-  // listed, and cannot be asked for (the filter takes the spec's history enum only).
-  filter.eventType = f.eventType ?? { $nin: [TEST_EVENT_TYPE, ...heraldEventTypes] };
-  const createdAt: { $gt?: Date; $lt?: Date; $lte?: Date } = {};
+function eventQuery(integratorId: string, f: EventListFilters) {
+  const anchorField = EVENT_ANCHORS.find((k) => f[k] !== undefined);
+  const anchor: Filter<EventDoc> = { integratorId };
+  if (anchorField) anchor[anchorField] = f[anchorField] as never;
+  const createdAt: { $gt?: Date; $lt?: Date } = {};
   if (f.createdAfter) createdAt.$gt = f.createdAfter;
   if (f.createdBefore) createdAt.$lt = f.createdBefore;
-  if (position) createdAt.$lte = position.createdAt;
-  if (Object.keys(createdAt).length > 0) filter.createdAt = createdAt;
-  return position ? { $and: [filter, after<EventDoc>(position)] } : filter;
+  if (Object.keys(createdAt).length > 0) anchor.createdAt = createdAt;
+  const rest = EVENT_ANCHORS.filter((k) => k !== anchorField && f[k] !== undefined);
+  const keep = (e: EventDoc): boolean =>
+    rest.every((k) => e[k] === f[k]) && (f.eventType !== undefined || !UNLISTED.has(e.eventType));
+  return { anchor, keep };
 }
 
-/** The projection of a history page. */
-const listProjection = { _id: 1, body: 1, createdAt: 1 } as const;
+/** The projection of a history page: what it shows, and what the code checks. */
+const listProjection = { _id: 1, body: 1, createdAt: 1, eventType: 1, accountId: 1, userId: 1, transactionId: 1 };
 
 /** The events listing on the `indexes` layout: the `events` collection and its declared indexes, nothing filed. */
-export function eventsOnIndexes(db: Db): EventsListing {
+export function eventsOnIndexes(db: Db, bounds: ListingBounds): EventsListing {
   const events = db.collection<EventDoc>('events');
   return {
     file: async () => {},
     fileMany: async () => {},
-    list: async (integratorId, filters, position, limit) =>
-      await events
-        .find<EventListRow>(listFilter(integratorId, filters, position), { projection: listProjection })
-        .sort(newestFirst)
-        .limit(limit)
-        .toArray(),
+    async list(integratorId, filters, position, limit) {
+      const { anchor, keep } = eventQuery(integratorId, filters);
+      const rows = await readInRounds(events, { anchor, keep, position, limit, projection: listProjection, bounds });
+      const shown = rows.map((e): EventListRow => ({ _id: e._id, body: e.body, createdAt: e.createdAt }));
+      return rows.resumeAt ? stoppedAt(shown, rows.resumeAt) : shown;
+    },
   };
 }
 
+/** The filters an index of `deliveries` answers, most selective first. */
+const DELIVERY_ANCHORS = ['eventId', 'subscriptionId', 'status'] as const;
+
 /** The deliveries listing on the `indexes` layout: the `deliveries` collection and its declared indexes. */
-export function deliveriesOnIndexes(db: Db): DeliveriesListing {
+export function deliveriesOnIndexes(db: Db, bounds: ListingBounds): DeliveriesListing {
   const deliveries = db.collection<DeliveryDoc>('deliveries');
   return {
     file: async () => {},
     fileMany: async () => {},
     fileStatus: async () => {},
     async list(integratorId, filters, position, limit) {
-      const query: Filter<DeliveryDoc> = {
-        integratorId,
-        ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)),
-        ...(position ? after<DeliveryDoc>(position) : {}),
-      };
-      return await deliveries
-        .find(query, { projection: { attempts: 0 } })
-        .sort(newestFirst)
-        .limit(limit)
-        .toArray();
+      const anchorField = DELIVERY_ANCHORS.find((k) => filters[k] !== undefined);
+      const anchor: Filter<DeliveryDoc> = { integratorId };
+      if (anchorField) anchor[anchorField] = filters[anchorField] as never;
+      const rest = DELIVERY_ANCHORS.filter((k) => k !== anchorField && filters[k] !== undefined);
+      const keep = rest.length === 0 ? null : (d: DeliveryDoc) => rest.every((k) => d[k] === filters[k]);
+      return await readInRounds(deliveries, { anchor, keep, position, limit, projection: { attempts: 0 }, bounds });
     },
     /** One query on `subscription_status_oldest` and one conditional update of what it found. */
     async cancelPendingOf(_integratorId, subscriptionId, terminalReason) {

@@ -3,6 +3,7 @@ import type { DeliveryStatus, TerminalReason } from '../../domain/delivery-vocab
 import type { Position } from '../cursor.js';
 import type { DeliveryDoc, EventDoc } from '../documents.js';
 import type { PageCollections } from '../pages/index.js';
+import type { BoundedRows } from './scan-budget.js';
 
 /**
  * How the events and deliveries listings are stored (docs/events.md): `pages` — page documents reached by `_id`, for
@@ -39,13 +40,16 @@ export interface EventsListing {
   file(event: EventDoc, subscriptionIds: readonly string[], handedOff: EventDoc): Promise<void>;
   /** Files many stored events at once (seeding, tests, benchmarks). */
   fileMany(events: readonly EventDoc[]): Promise<void>;
-  /** A page of an integrator's history, newest first, strictly after `position`; `limit` rows at most. */
+  /**
+   * A page of an integrator's history, newest first, strictly after `position`; `limit` rows at most, fewer with
+   * `resumeAt` when the page's scan budget ran out first (scan-budget.ts).
+   */
   list(
     integratorId: string,
     filters: EventListFilters,
     position: Position | undefined,
     limit: number,
-  ): Promise<(EventListRow & { page?: number })[]>;
+  ): Promise<BoundedRows<EventListRow & { page?: number }>>;
 }
 
 /** The deliveries listing on one layout, and the one lookup that depends on it (a subscription's pending ones). */
@@ -56,13 +60,13 @@ export interface DeliveriesListing {
   fileMany(deliveries: readonly DeliveryDoc[]): Promise<void>;
   /** Files a delivery under the status it has just entered. */
   fileStatus(delivery: FiledDelivery, status: DeliveryStatus): Promise<void>;
-  /** A page of the integrator's deliveries, newest first, after `position`. */
+  /** A page of the integrator's deliveries, newest first, after `position` (bounded as the events listing's). */
   list(
     integratorId: string,
     filters: DeliveryListFilters,
     position: Position | null,
     limit: number,
-  ): Promise<(DeliveryDoc & { page?: number })[]>;
+  ): Promise<BoundedRows<DeliveryDoc & { page?: number }>>;
   /** Marks a subscription's pending deliveries cancelled (terminal); returns their ids. */
   cancelPendingOf(integratorId: string, subscriptionId: string, terminalReason: TerminalReason): Promise<string[]>;
 }

@@ -2,12 +2,31 @@ import { belowReader, headId, locate, readPage, toPos, type PageCollections } fr
 import { journalRows } from './journal.js';
 import { cmp, posOf, type Pos, type RowBase } from './rows.js';
 
-/** What a key's reader reads: rows passing `keep`, strictly older than `bound`, newer than `afterMs`; `hint`: a cursor's page. */
+/**
+ * What a key's reader reads: rows passing `keep`, strictly older than `bound`, newer than `afterMs`; `hint`: a cursor's
+ * page; `budget`: the rows it may examine and until when (each call reads at least one page).
+ */
 export interface KeyQuery<R extends RowBase> {
   keep: (row: R) => boolean;
   bound?: Pos;
   hint?: number;
   afterMs?: number;
+  budget?: ReadBudget;
+}
+
+/** What a reader may examine (a listing's scan budget): it spends each page's rows as it reads them. */
+export interface ReadBudget {
+  spend(rows: number): void;
+  spent(): boolean;
+}
+
+/**
+ * Where a reader stopped for its budget: every row newer than `below` was examined (and listed, if kept); rows at or
+ * below it are not listed yet, and `page` (the last page read) is where a cursor goes on.
+ */
+export interface ReaderStop {
+  below: Pos;
+  page: number;
 }
 
 /** Up to `limit` rows of one listing key (any row shape), newest first: one call of a fresh keyReader's `next`. */
@@ -37,7 +56,7 @@ export function keyReader<R extends RowBase>(
   c: PageCollections,
   key: string,
   q: KeyQuery<R>,
-): { next: (limit: number) => Promise<PagedRow<R>[]> } {
+): { next: (limit: number) => Promise<PagedRow<R>[]>; stopped: () => ReaderStop | null } {
   // Strictly older than the bound, and than every row already listed (a page read later holds only older rows; this
   // keeps a row moved by a sealer meanwhile from being listed twice across calls, as the old per-round bound did).
   let bound = q.bound;
@@ -51,6 +70,7 @@ export function keyReader<R extends RowBase>(
   // The last page's `below`: undefined before a page is read, null once no lower page can hold a row.
   let floor: Pos | null | undefined;
   let done = false; // no page left to read
+  let stop: ReaderStop | null = null; // the last call ended for the budget
   const final = (r: R) => floor === null || (floor !== undefined && cmp(posOf(r), floor) > 0);
   // Rows at or below the last page's `below` may have neighbours in unread pages: they wait for the next page.
   const finalRows = () => [...found.values()].filter((r) => final(r.row));
@@ -58,6 +78,7 @@ export function keyReader<R extends RowBase>(
   async function start(): Promise<number> {
     const journal = await journalRows<R>(c, key);
     const head = (await c.heads.findOne({ _id: headId(key) })) as { e: R[]; pages: number } | null;
+    q.budget?.spend(journal.length + (head?.e?.length ?? 0));
     count = head?.pages ?? 0;
     for (const row of [...journal, ...(head?.e ?? [])]) if (keep(row)) found.set(id(row), { row, page: -1 });
     if (count === 0) [done, floor] = [true, null];
@@ -66,13 +87,17 @@ export function keyReader<R extends RowBase>(
 
   async function next(limit: number): Promise<PagedRow<R>[]> {
     k ??= await start();
-    for (; !done && finalRows().length < limit; k -= 1) {
+    let pagesRead = 0;
+    const budgetLeft = () => pagesRead === 0 || !q.budget?.spent();
+    for (; !done && finalRows().length < limit && budgetLeft(); k -= 1) {
       const page = k >= 0 ? await readPage(c, key, k) : null;
       if (!page) {
         done = true;
         floor ??= null;
         break;
       }
+      pagesRead += 1;
+      q.budget?.spend(page.e.length);
       for (const row of page.e as R[]) if (keep(row)) found.set(id(row), { row, page: k });
       floor = page.below ? toPos(page.below) : null;
       belows.push({ k, below: floor });
@@ -80,6 +105,7 @@ export function keyReader<R extends RowBase>(
       if (!floor) done = true;
     }
     const listed = finalRows();
+    stop = !done && listed.length < limit && floor ? { below: floor, page: k + 1 } : null;
     listed.sort((a, b) => cmp(posOf(b.row), posOf(a.row)));
     const out = listed.slice(0, limit);
     const last = out.at(-1);
@@ -93,7 +119,7 @@ export function keyReader<R extends RowBase>(
     });
   }
 
-  return { next };
+  return { next, stopped: () => stop };
 }
 
 /**

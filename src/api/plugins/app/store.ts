@@ -1,7 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createStore, type Store } from '../../../store/index.js';
+import { createStore, listingBoundsOf, type Store } from '../../../store/index.js';
 import { createCursorCodec, type CursorCodec } from '../../../store/cursor.js';
 
 declare module 'fastify' {
@@ -14,7 +14,13 @@ declare module 'fastify' {
 /** Repositories over the one database, and the page-cursor codec every listing shares. */
 export const storePlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate('store', createStore(app.mongo.db, { listingLayout: app.config.HERALD_LISTING_LAYOUT }));
+    app.decorate(
+      'store',
+      createStore(app.mongo.db, {
+        listingLayout: app.config.HERALD_LISTING_LAYOUT,
+        listingBounds: listingBoundsOf(app.config),
+      }),
+    );
     // Every instance sharing the master key accepts the others' cursors; HERALD_CURSOR_SECRET overrides.
     const secret =
       app.config.HERALD_CURSOR_SECRET ??

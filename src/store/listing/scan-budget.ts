@@ -1,0 +1,59 @@
+import type { Position } from '../cursor.js';
+
+/**
+ * What one listing page may read (docs/api.md, "Pages and cursors"): rows examined, from page documents or index
+ * entries, and wall time. A query that filters what it reads stops when either runs out and answers the rows it found,
+ * with a cursor that goes on from where it stopped, so one integrator's rare filter over a long history holds a
+ * connection for at most `timeMs`, never until the history ends.
+ */
+export interface ListingBounds {
+  scanRows: number;
+  timeMs: number;
+}
+
+export const defaultListingBounds: ListingBounds = { scanRows: 20_000, timeMs: 500 };
+
+/** One page's budget, spent as it reads. */
+export interface ScanBudget {
+  spend(rows: number): void;
+  /** True once the rows or the time are used up. */
+  spent(): boolean;
+  /** What is left of the time, for a query's maxTimeMS (at least 1 ms). */
+  msLeft(): number;
+}
+
+export function scanBudget(bounds: ListingBounds, now: () => number = Date.now): ScanBudget {
+  let rowsLeft = bounds.scanRows;
+  const deadline = now() + bounds.timeMs;
+  return {
+    spend: (rows) => void (rowsLeft -= rows),
+    spent: () => rowsLeft <= 0 || now() >= deadline,
+    msLeft: () => Math.max(1, deadline - now()),
+  };
+}
+
+/**
+ * Rows of a listing read under its budget: `resumeAt` when the budget stopped the read before the page was full (a
+ * cursor goes on from there; the page may hold fewer than `limit` rows, none at all).
+ */
+export type BoundedRows<T> = T[] & { readonly resumeAt?: Position };
+
+/** `rows` marked as stopped by the budget at `resumeAt` (a property the array carries, not an element). */
+export function stoppedAt<T>(rows: T[], resumeAt: Position): BoundedRows<T> {
+  return Object.defineProperty(rows, 'resumeAt', { value: resumeAt, enumerable: false });
+}
+
+/**
+ * The position just above `p` in newest-first order: every row strictly after it is at or below `p`. A stop between
+ * two rows of the same createdAt resumes with the row at `p` itself (an id never holds a NUL).
+ */
+export const justAbove = (p: { createdAt: Date; id: string }): { createdAt: Date; id: string } => ({
+  createdAt: p.createdAt,
+  id: `${p.id}\u0000`,
+});
+
+/** The bounds configured (HERALD_LISTING_SCAN_ROWS, HERALD_LISTING_TIME_MS). */
+export const listingBoundsOf = (config: { HERALD_LISTING_SCAN_ROWS: number; HERALD_LISTING_TIME_MS: number }) => ({
+  scanRows: config.HERALD_LISTING_SCAN_ROWS,
+  timeMs: config.HERALD_LISTING_TIME_MS,
+});

@@ -32,7 +32,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'The delivery history, newest first',
         querystring: deliveriesQuery,
-        response: { 200: deliveryPage, ...errorResponses(400, 401) },
+        response: { 200: deliveryPage, ...errorResponses(400, 401, 503) },
       },
     },
     async (request) => {

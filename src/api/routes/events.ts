@@ -23,7 +23,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
           'events are listed only with eventType=webhook.test. A cursor is valid only with the filters it was ' +
           'issued for; an unknown or repeated parameter is a 400.',
         querystring: listEventsQuery,
-        response: { 200: listEventsResponse, ...errorResponses(400, 401) },
+        response: { 200: listEventsResponse, ...errorResponses(400, 401, 503) },
       },
     },
     async (request, reply) => {

@@ -7,7 +7,15 @@ import { fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections } f
 import { MAX_CANDIDATES_PER_ROUND } from '../server-limits.js';
 import { deliveryEntries, deliveryKeyFor, statusEntries, type DeliveryRow } from './delivery-rows.js';
 import type { DeliveriesListing, DeliveryListFilters } from './listing.js';
-import { justAbove, scanBudget, stoppedAt, type BoundedRows, type ListingBounds } from './scan-budget.js';
+import {
+  isMaxTimeExpired,
+  justAbove,
+  ListingTimeout,
+  scanBudget,
+  stoppedAt,
+  type BoundedRows,
+  type ListingBounds,
+} from './scan-budget.js';
 
 /** Rows a DELETE reads per call while it collects a subscription's pending candidates. */
 const PENDING_ROWS_PER_READ = 1000;
@@ -94,13 +102,22 @@ async function listFromDeliveryPages(
   const out: (DeliveryDoc & { page: number })[] = [];
   let batch = limit;
   let read = 0;
+  let examined: Position | null = null; // the last row whose delivery was read
   while (out.length < limit) {
     const rows = await reader.next(batch);
     const docs = await findByIds(
       deliveries,
       rows.map(({ row }) => row.i),
       { projection: { attempts: 0 }, maxTimeMS: budget.msLeft() },
-    );
+    ).catch((err: unknown) => {
+      if (!isMaxTimeExpired(err)) throw err;
+      return null;
+    });
+    if (!docs) {
+      // Out of time: go on after the last row examined, if any was.
+      if (!examined) throw new ListingTimeout('the listing query ran out of time');
+      return stoppedAt(out, examined);
+    }
     budget.spend(rows.length);
     for (const [n, d] of docs.entries()) {
       if (!d || d.integratorId !== integratorId || (f.status !== undefined && d.status !== f.status)) continue;
@@ -114,7 +131,8 @@ async function listFromDeliveryPages(
       return stoppedAt(out, { ...justAbove({ createdAt: new Date(stop.below.c), id: stop.below.i }), page: stop.page });
     const last = rows.at(-1);
     if (rows.length < batch) break;
-    if (budget.spent() && last) return stoppedAt(out, { createdAt: last.row.c, id: last.row.i, page: last.page });
+    if (last) examined = { createdAt: last.row.c, id: last.row.i, page: last.page };
+    if (budget.spent() && examined) return stoppedAt(out, examined);
     read += rows.length;
     batch = nextBatch(limit - out.length, read, out.length, batch);
   }

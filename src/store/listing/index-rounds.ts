@@ -1,20 +1,24 @@
-import { MongoServerError, type Collection, type Document, type Filter } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import { after, newestFirst, type Position } from '../cursor.js';
-import { scanBudget, stoppedAt, type BoundedRows, type ListingBounds } from './scan-budget.js';
+import {
+  isMaxTimeExpired,
+  ListingTimeout,
+  scanBudget,
+  stoppedAt,
+  type BoundedRows,
+  type ListingBounds,
+} from './scan-budget.js';
 
 /** The most index entries one round reads. */
 const MAX_ROUND = 1_000;
-/** MaxTimeMSExpired: the server stopped a query at its maxTimeMS. */
-const MAX_TIME_EXPIRED = 50;
-/** A position newer than every row: a first page that could read nothing goes on from the top. */
-const TOP: Position = { createdAt: new Date(8.64e15), id: '' };
 
 /**
  * A listing page on the `indexes` layout, read in rounds: each round asks `anchor` (an equality and the createdAt
  * range, which one declared index answers in newest-first order) for the next rows after the last one read, and keeps
  * those `keep` passes (the filters no index of the query covers). So each round examines exactly the rows it returns,
  * and the page stops once `limit` rows passed, the history ends, or the page's budget (rows read, time; every query
- * under `maxTimeMS`) is spent: then it answers what it found with `resumeAt`, after the last row read.
+ * under `maxTimeMS`) is spent: then it answers what it found with `resumeAt`, after the last row read. A first query
+ * that runs out of time throws ListingTimeout.
  */
 export async function readInRounds<T extends Document & { _id: string; createdAt: Date }>(
   collection: Collection<T>,
@@ -39,8 +43,10 @@ export async function readInRounds<T extends Document & { _id: string; createdAt
         .find(filter, { projection: q.projection, sort: newestFirst, limit: batch, maxTimeMS: budget.msLeft() })
         .toArray()) as T[];
     } catch (err) {
-      if (!(err instanceof MongoServerError) || err.code !== MAX_TIME_EXPIRED) throw err;
-      return stoppedAt(out, position ?? TOP);
+      if (!isMaxTimeExpired(err)) throw err;
+      // Only a round that read something moved `position`: with none, there is nowhere to go on from.
+      if (!position || position === q.position) throw new ListingTimeout('the listing query ran out of time');
+      return stoppedAt(out, position);
     }
     budget.spend(docs.length);
     for (const d of docs) {

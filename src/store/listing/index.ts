@@ -11,9 +11,16 @@ export type {
   ListingLayout,
 } from './listing.js';
 export type { PageSizes } from '../pages/index.js';
-export { defaultListingBounds, listingBoundsOf, type BoundedRows, type ListingBounds } from './scan-budget.js';
+export {
+  defaultListingBounds,
+  ListingTimeout,
+  listingBoundsOf,
+  type BoundedRows,
+  type ListingBounds,
+} from './scan-budget.js';
 
 // Which keys rows are filed under and read from, and the rounds' sizes, for tests that check them.
 export { nextBatch } from './deliveries-pages.js';
+export { readInRounds } from './index-rounds.js';
 export { deliveryKeyFor } from './delivery-rows.js';
 export { keyFor, keysOf, toRow } from './event-rows.js';

@@ -1,3 +1,4 @@
+import { MongoServerError } from 'mongodb';
 import type { Position } from '../cursor.js';
 
 /**
@@ -57,3 +58,15 @@ export const listingBoundsOf = (config: { HERALD_LISTING_SCAN_ROWS: number; HERA
   scanRows: config.HERALD_LISTING_SCAN_ROWS,
   timeMs: config.HERALD_LISTING_TIME_MS,
 });
+
+/**
+ * A listing page whose first query ran out of time before it read a row: there is nothing to answer and no position to
+ * go on from (a cursor that did not move would send the client round in circles). The API answers 503 with
+ * Retry-After.
+ */
+export class ListingTimeout extends Error {
+  override readonly name = 'ListingTimeout';
+}
+
+/** The server stopped a query at its maxTimeMS (MaxTimeMSExpired). */
+export const isMaxTimeExpired = (err: unknown): boolean => err instanceof MongoServerError && err.code === 50;

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { CursorError } from '../../../store/cursor.js';
+import { ListingTimeout } from '../../../store/listing/index.js';
 import { HttpError, type ErrorBody } from '../../errors.js';
 import { createRouteMethods } from '../../route-methods.js';
 
@@ -34,6 +35,10 @@ export const errorHandlerPlugin = fp(
         void reply.headers(error.headers);
       } else if (error instanceof CursorError) {
         body = { error: 'invalid_cursor', status: 400, message: error.message };
+      } else if (error instanceof ListingTimeout) {
+        // A listing page whose first query ran out of its time (src/store/listing/scan-budget.ts).
+        body = { error: 'overloaded', status: 503 };
+        void reply.header('retry-after', '1');
       } else if (hasZodFastifySchemaValidationErrors(error)) {
         body = { error: 'invalid_request', status: 400, message: validationMessage(error) };
       } else if (isResponseSerializationError(error)) {

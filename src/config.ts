@@ -113,7 +113,7 @@ export const configSchema = z.object({
   HERALD_LISTING_LAYOUT: z.enum(['auto', 'pages', 'indexes']).default('auto'),
   /**
    * What one listing page reads at most, rows examined and milliseconds; a page that reaches either answers what it
-   * found with a cursor to go on (docs/api.md, "Pages and cursors").
+   * found with a cursor to go on (docs/events.md, "Bounded pages").
    */
   HERALD_LISTING_SCAN_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
   HERALD_LISTING_TIME_MS: z.coerce.number().int().min(10).max(60_000).default(500),

@@ -9,7 +9,7 @@ import { MAX_IDS_PER_FIND } from './server-limits.js';
 export async function findByIds<T extends Document & { _id: string }>(
   collection: Collection<T>,
   ids: readonly string[],
-  options: Pick<FindOptions, 'projection' | 'maxTimeMS'> = {},
+  options: Pick<FindOptions, 'projection'> = {},
 ): Promise<(WithId<T> | null)[]> {
   const unique = [...new Set(ids)];
   const found = new Map<string, WithId<T>>();

@@ -7,15 +7,7 @@ import { fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections } f
 import { MAX_CANDIDATES_PER_ROUND } from '../server-limits.js';
 import { deliveryEntries, deliveryKeyFor, statusEntries, type DeliveryRow } from './delivery-rows.js';
 import type { DeliveriesListing, DeliveryListFilters } from './listing.js';
-import {
-  isMaxTimeExpired,
-  justAbove,
-  ListingTimeout,
-  scanBudget,
-  stoppedAt,
-  type BoundedRows,
-  type ListingBounds,
-} from './scan-budget.js';
+import { justAbove, scanBudget, stoppedAt, type BoundedRows, type ListingBounds } from './scan-budget.js';
 
 /** Rows a DELETE reads per call while it collects a subscription's pending candidates. */
 const PENDING_ROWS_PER_READ = 1000;
@@ -102,26 +94,26 @@ async function listFromDeliveryPages(
   const out: (DeliveryDoc & { page: number })[] = [];
   let batch = limit;
   let read = 0;
-  let examined: Position | null = null; // the last row whose delivery was read
   while (out.length < limit) {
     const rows = await reader.next(batch);
-    const docs = await findByIds(
-      deliveries,
-      rows.map(({ row }) => row.i),
-      { projection: { attempts: 0 }, maxTimeMS: budget.msLeft() },
-    ).catch((err: unknown) => {
-      if (!isMaxTimeExpired(err)) throw err;
-      return null;
-    });
-    if (!docs) {
-      // Out of time: go on after the last row examined, if any was.
-      if (!examined) throw new ListingTimeout('the listing query ran out of time');
-      return stoppedAt(out, examined);
-    }
+    // By `_id`, at most MAX_CANDIDATES_PER_ROUND: bounded by itself, so no maxTimeMS (FerretDB 1.24 on SQLite can
+    // interrupt another query of the same connection when one runs out of it); the budget is checked between rounds.
+    // With a status to check, the candidates are read as their status and owner only, then the few that pass whole:
+    // a rare status over a long history decodes little of what it rejects.
+    const ids = rows.map(({ row }) => row.i);
+    const passes = (d: Pick<DeliveryDoc, 'integratorId' | 'status'> | null) =>
+      d !== null && d.integratorId === integratorId && (f.status === undefined || d.status === f.status);
+    const candidates =
+      f.status === undefined ? null : await findByIds(deliveries, ids, { projection: { status: 1, integratorId: 1 } });
+    const wanted = candidates ? ids.filter((_, n) => passes(candidates[n]!)) : ids;
+    const docs = new Map(
+      (await findByIds(deliveries, wanted, { projection: { attempts: 0 } })).map((d, n) => [wanted[n]!, d]),
+    );
     budget.spend(rows.length);
-    for (const [n, d] of docs.entries()) {
-      if (!d || d.integratorId !== integratorId || (f.status !== undefined && d.status !== f.status)) continue;
-      out.push({ ...d, page: rows[n]!.page });
+    for (const { row, page } of rows) {
+      const d = docs.get(row.i) ?? null;
+      if (!d || !passes(d)) continue;
+      out.push({ ...d, page });
       if (out.length === limit) break;
     }
     if (out.length === limit) break;
@@ -131,8 +123,7 @@ async function listFromDeliveryPages(
       return stoppedAt(out, { ...justAbove({ createdAt: new Date(stop.below.c), id: stop.below.i }), page: stop.page });
     const last = rows.at(-1);
     if (rows.length < batch) break;
-    if (last) examined = { createdAt: last.row.c, id: last.row.i, page: last.page };
-    if (budget.spent() && examined) return stoppedAt(out, examined);
+    if (budget.spent() && last) return stoppedAt(out, { createdAt: last.row.c, id: last.row.i, page: last.page });
     read += rows.length;
     batch = nextBatch(limit - out.length, read, out.length, batch);
   }

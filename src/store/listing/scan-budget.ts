@@ -2,7 +2,7 @@ import { MongoServerError } from 'mongodb';
 import type { Position } from '../cursor.js';
 
 /**
- * What one listing page may read (docs/api.md, "Pages and cursors"): rows examined, from page documents or index
+ * What one listing page may read (docs/events.md, "Bounded pages"): rows examined, from page documents or index
  * entries, and wall time. A query that filters what it reads stops when either runs out and answers the rows it found,
  * with a cursor that goes on from where it stopped, so one integrator's rare filter over a long history holds a
  * connection for at most `timeMs`, never until the history ends.
@@ -68,5 +68,10 @@ export class ListingTimeout extends Error {
   override readonly name = 'ListingTimeout';
 }
 
-/** The server stopped a query at its maxTimeMS (MaxTimeMSExpired). */
-export const isMaxTimeExpired = (err: unknown): boolean => err instanceof MongoServerError && err.code === 50;
+/**
+ * The server stopped a query at its maxTimeMS: MaxTimeMSExpired (50), or, from FerretDB 1.24 on SQLite when the
+ * interruption lands inside SQLite, an InternalError (1) raised by its handleMaxTimeMSError.
+ */
+export const isMaxTimeExpired = (err: unknown): boolean =>
+  err instanceof MongoServerError &&
+  (err.code === 50 || (err.code === 1 && err.message.includes('handleMaxTimeMSError')));

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { configSchema } from '../src/config.js';
 import type { Store } from '../src/store/index.js';
 import type { Candidate, CandidatePosition, RecoveryWindow } from '../src/store/recovery-candidates.js';
-import type { AwaitedAttempt } from '../workflows/recovery-messages.js';
+import type { AwaitedAttempt, CampaignProgress } from '../workflows/recovery-messages.js';
 import type { DeliveryPort } from './delivery-port.js';
 import { createRedeliveryGate, resendLimitsOf, type ResendLimits } from './redelivery-gate.js';
 
@@ -50,8 +50,13 @@ export function createRecoveryActivities(deps: RecoveryDeps) {
      * retried activity, a manual retry) is not asked again: that attempt answers for it. Each must pass the gate
      * (./redelivery-gate.ts); a held one fails the batch once the others are asked for, and the retry resumes it.
      */
-    async requestRedeliveries(candidates: Candidate[], spacingMs: number): Promise<RedeliveryRequest[]> {
+    async requestRedeliveries(
+      candidates: Candidate[],
+      spacingMs: number,
+      progress?: CampaignProgress,
+    ): Promise<RedeliveryRequest[]> {
       if (!delivery) throw ApplicationFailure.nonRetryable('no delivery service', 'RecoveryNotConfigured');
+      if (progress) await deps.store.campaignProgress.recordCounts(progress);
       if (await gate.cancelled()) return candidates.map((c) => ({ deliveryId: c.id, skipped: true }));
       const one = async (candidate: Candidate): Promise<RedeliveryRequest> => {
         const found = await deliveries.findById(candidate.id);
@@ -79,7 +84,8 @@ export function createRecoveryActivities(deps: RecoveryDeps) {
      * What became of each awaited attempt, read by `_id`: its outcome once recorded; skipped when the delivery ended
      * without making it (cancelled meanwhile); waiting while its run may still make it.
      */
-    async readRedeliveries(awaited: AwaitedAttempt[]): Promise<AttemptVerdict[]> {
+    async readRedeliveries(awaited: AwaitedAttempt[], progress?: CampaignProgress): Promise<AttemptVerdict[]> {
+      if (progress) await deps.store.campaignProgress.recordCounts(progress);
       return await Promise.all(
         awaited.map(async ({ deliveryId, attemptNumber }) => {
           const delivery = await deliveries.findById(deliveryId);

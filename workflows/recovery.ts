@@ -1,7 +1,8 @@
 // A recovery campaign: re-delivers a subscription's failed (optionally cancelled) deliveries of a time window, oldest
-// first, at a bounded rate, through the manual retry path. Pausable, resumable, cancellable; its progress is a query,
-// the workflow's current details in the Temporal UI, and its result. Candidates are read a page at a time by an
-// activity, so the history holds one page at most; a long campaign continues as new at a page boundary.
+// first, at a bounded rate, through the manual retry path. Pausable, resumable, cancellable; its progress is recorded
+// in the database by its activities (each call carries it), a query, the current details in the Temporal UI, and its
+// result. Candidates are read a page at a time by an activity, so the history holds one page at most; a long campaign
+// continues as new at a page boundary.
 import {
   ApplicationFailure,
   allHandlersFinished,
@@ -86,7 +87,7 @@ export async function recoveryWorkflow(input: CampaignInput): Promise<CampaignPr
   /** Reads the awaited attempts and counts those that have ended. */
   const tally = async (): Promise<void> => {
     if (awaited.length === 0) return;
-    const verdicts = await readRedeliveries(awaited);
+    const verdicts = await readRedeliveries(awaited, progress());
     const ended = { succeeded: 0, failed: 0, skipped: 0 };
     awaited = awaited.filter((_, i) => {
       const v = verdicts[i]!;
@@ -113,7 +114,7 @@ export async function recoveryWorkflow(input: CampaignInput): Promise<CampaignPr
       await condition(() => counts.state !== 'paused');
       if (counts.state === 'cancelled') break;
       const paced = sleep(tickMs);
-      const requests = await requestRedeliveries(page.items.slice(i, i + perTick), tickMs / perTick);
+      const requests = await requestRedeliveries(page.items.slice(i, i + perTick), tickMs / perTick, progress());
       const skipped = requests.filter((r) => 'skipped' in r).length;
       counts = { ...counts, requested: counts.requested + requests.length, skipped: counts.skipped + skipped };
       for (const r of requests) if (!('skipped' in r)) awaited.push(r);

@@ -10,6 +10,7 @@ import { ApplicationFailure, WorkflowIdReusePolicy, WorkflowNotFoundError } from
 import type { DeliveryStatus } from '../domain/delivery-vocabulary.js';
 import { uuidV5 } from '../store/derived-ids.js';
 import type { SubscriptionDoc } from '../store/documents.js';
+import type { Store } from '../store/index.js';
 import { searchAttributes } from '../../workflows/search-attributes.js';
 import { recoveryWorkflow } from '../../workflows/recovery.js';
 import { subscriptionPriority } from '../../workflows/start-options.js';
@@ -26,8 +27,16 @@ import {
   type CampaignState,
 } from '../../workflows/recovery-messages.js';
 
-/** `answerWithinMs`: how long a query or update of a campaign may wait for a worker (HERALD_WORKFLOW_ANSWER_MS). */
-type Deps = { client: Client; taskQueue: string; answerWithinMs: number };
+/**
+ * `answerWithinMs`: how long a query or update of a campaign may wait for a worker (HERALD_WORKFLOW_ANSWER_MS); `store`:
+ * where a running campaign's progress is read (src/store/campaign-progress-repo.ts).
+ */
+type Deps = {
+  client: Client;
+  taskQueue: string;
+  answerWithinMs: number;
+  store: Pick<Store, 'campaignProgress'>;
+};
 
 export interface CampaignRequest {
   since: Date;
@@ -86,12 +95,15 @@ export async function startCampaign(
     return { created: false, campaign: existing };
   }
   const counts = { state: 'running', total: 0, requested: 0, succeeded: 0, failed: 0, skipped: 0 } as const;
-  return { created: true, campaign: { ...input, ...counts } };
+  const campaign: CampaignProgress = { ...input, ...counts };
+  await deps.store.campaignProgress.recordState(campaign);
+  return { created: true, campaign };
 }
 
 /**
- * The campaign's progress, or null when there is none of this integrator's with this id. A running campaign answers
- * through its worker: WorkflowUnansweredError when none does within the deadline.
+ * The campaign's progress, or null when there is none of this integrator's with this id: an ended campaign's from its
+ * result, a running one's as last recorded in the database (no worker asked). Only a campaign started before progress
+ * was recorded answers through its worker: WorkflowUnansweredError when none does within the deadline.
  */
 export async function readCampaign(
   deps: Deps,
@@ -104,8 +116,10 @@ export async function readCampaign(
     throw err;
   });
   if (!description || description.memo?.integratorId !== integratorId) return null;
-  // An ended campaign's result is its last progress (no worker needed); a running one answers the query.
+  // An ended campaign's result is its last progress; a running one's is recorded as it goes.
   if (description.status.name === 'COMPLETED') return await handle.result();
+  const recorded = await deps.store.campaignProgress.find(campaignId);
+  if (recorded) return recorded;
   return await withinDeadline(deps.client, deps.answerWithinMs, `campaign ${campaignId}'s progress query`, () =>
     handle.query(campaignProgressQuery),
   );
@@ -152,6 +166,7 @@ export async function controlCampaign(
     const changed = await withinDeadline(deps.client, deps.answerWithinMs, what, () =>
       handle.executeUpdate(controls[control]),
     );
+    await deps.store.campaignProgress.recordState(changed);
     return { ok: true, campaign: changed };
   } catch (err) {
     const cancelled =

@@ -10,6 +10,7 @@ import { createAttemptsRepo } from './attempts-repo.js';
 import { createExpiringRepo } from './expiring-repo.js';
 import { createIdempotencyRepo } from './idempotency-repo.js';
 import { createHealthRepo } from './health-repo.js';
+import { createCampaignProgressRepo } from './campaign-progress-repo.js';
 import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
 import { createDeliveryReportsRepo } from './delivery-reports.js';
 
@@ -30,6 +31,7 @@ export function createStore(db: Db, options: { listingLayout?: ListingLayout; li
     idempotency: createIdempotencyRepo(db),
     health: createHealthRepo(db),
     campaignSlots: createCampaignSlotsRepo(db),
+    campaignProgress: createCampaignProgressRepo(db),
     deliveryReports: createDeliveryReportsRepo(db),
   } as const;
 }

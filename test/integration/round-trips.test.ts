@@ -186,7 +186,9 @@ describe('database round trips of the delivery path (command monitoring)', () =>
         journalDue(sizes, deliveryIdOf(id, subscriptionId), alice.integratorId),
     ).length;
     assert.equal(headChecks.length, expectedChecks, 'journal checks: exactly the events whose turn it was');
-    const fixed = seen.filter((c) => !headChecks.includes(c));
+    // The key directory's refresh (every 5 s, src/auth/key-directory.ts) is the API's background work, not the
+    // delivery's: on a loaded machine the five deliveries can take long enough to see one.
+    const fixed = seen.filter((c) => !headChecks.includes(c) && c.collection !== 'integrator_keys');
     const perDelivery = fixed.length / n;
     const breakdown: Record<string, number> = {};
     for (const c of fixed) {

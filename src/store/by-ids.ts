@@ -1,5 +1,6 @@
 import type { Collection, Document, Filter, FindOptions, WithId } from 'mongodb';
-import { MAX_IDS_PER_FIND } from './server-limits.js';
+import { coalesce } from './coalesce.js';
+import { HOT_COMMANDS_IN_FLIGHT, MAX_IDS_PER_FIND } from './server-limits.js';
 
 /**
  * The documents of `ids` (string `_id`s), in the order of `ids`, null where none is stored: one find per
@@ -21,4 +22,17 @@ export async function findByIds<T extends Document & { _id: string }>(
     for (const d of docs) found.set(d._id as string, d);
   }
   return ids.map((id) => found.get(id) ?? null);
+}
+
+/**
+ * One document by `_id` (null where none is stored), concurrent calls sharing one find (group commit,
+ * src/store/coalesce.ts): the hot path's reads of an event or an integrator's subscription index.
+ */
+export function coalescedFindById<T extends Document & { _id: string }>(
+  collection: Collection<T>,
+): (id: string) => Promise<WithId<T> | null> {
+  return coalesce(
+    async (ids: string[]) => (await findByIds(collection, ids)).map((value) => ({ ok: true as const, value })),
+    { maxInFlight: HOT_COMMANDS_IN_FLIGHT, maxItems: MAX_IDS_PER_FIND },
+  );
 }

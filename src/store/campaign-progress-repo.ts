@@ -24,7 +24,6 @@ export function createCampaignProgressRepo(db: Db) {
     skipped: p.skipped,
   });
   return {
-    collection: progress,
     /** The counts the campaign's workflow passed to an activity; its state is left as the API recorded it. */
     async recordCounts(p: CampaignProgress, at = new Date()): Promise<void> {
       await progress.updateOne(

@@ -12,8 +12,8 @@ export interface CoalesceOptions {
  * Group commit for a repository's hot command (docs/deliveries.md, "Database round trips"): concurrent calls
  * share one command. A call made while fewer than `maxInFlight` commands run goes on the next turn of the event loop,
  * with the calls of the same turn, so an idle process waits for nothing more; under load the calls that arrive while
- * the commands run leave together when one ends. Each item
- * settles with its own result (`run` answers one per item, in order), or with the command's error if it failed whole.
+ * the commands run leave together when one ends. Each item settles with its own result (`run` answers one per item, in
+ * order), or with the command's error if it failed whole.
  * Batching changes no write's meaning: `run` writes each item as one call alone would (unordered, idempotent per
  * item), so a crash mid-command leaves each item written or not, exactly as with one command each.
  */

@@ -1,12 +1,12 @@
 import type { Db } from 'mongodb';
 import type { EventDoc } from './documents.js';
-import { findByIds } from './by-ids.js';
+import { coalescedFindById } from './by-ids.js';
 import { coalesce } from './coalesce.js';
 import { insertEach } from './insert-each.js';
 import { createRecentEvents } from './recent-events.js';
 import { ownedBy } from './owned.js';
 import type { Position } from './cursor.js';
-import { HOT_COMMANDS_IN_FLIGHT, INSERTS_PER_COMMAND, MAX_IDS_PER_FIND } from './server-limits.js';
+import { HOT_COMMANDS_IN_FLIGHT, INSERTS_PER_COMMAND } from './server-limits.js';
 import {
   chooseListing,
   type EventListFilters,
@@ -32,10 +32,7 @@ export function eventsRepoWith(db: Db, listing: Listing) {
     maxInFlight: HOT_COMMANDS_IN_FLIGHT,
     maxItems: INSERTS_PER_COMMAND,
   });
-  const readOne = coalesce(
-    async (ids: string[]) => (await findByIds(events, ids)).map((value) => ({ ok: true as const, value })),
-    { maxInFlight: HOT_COMMANDS_IN_FLIGHT, maxItems: MAX_IDS_PER_FIND },
-  );
+  const readOne = coalescedFindById(events);
 
   return {
     /** The raw collection. Its documents carry `data` only inside `body`, as the producer's text (documents.ts). */

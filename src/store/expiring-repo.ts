@@ -29,7 +29,7 @@ export function createExpiringRepo(db: Db) {
   const replays = db.collection<ExpiringDoc>('replays');
   const quotas = db.collection<ExpiringDoc>('quotas');
   // Group commit (src/store/coalesce.ts): under load a batch holds every digest of one round trip (a request pays a
-  // share of one insert); idle, a digest goes out at once.
+  // share of one insert); idle, a digest goes out on the next turn of the event loop.
   const recordDigest = coalesce((docs: ExpiringDoc[]) => insertEach(replays, docs), {
     maxInFlight: HOT_COMMANDS_IN_FLIGHT,
     maxItems: MAX_BATCH,

@@ -1,8 +1,6 @@
 import type { Db } from 'mongodb';
-import { findByIds } from './by-ids.js';
-import { coalesce } from './coalesce.js';
+import { coalescedFindById } from './by-ids.js';
 import type { SubscriptionDoc, SubscriptionIndexDoc, SubscriptionIndexEntry } from './documents.js';
-import { HOT_COMMANDS_IN_FLIGHT, MAX_IDS_PER_FIND } from './server-limits.js';
 
 const entryOf = (s: SubscriptionDoc): SubscriptionIndexEntry => ({
   eventTypes: s.eventTypes,
@@ -35,10 +33,7 @@ export function createSubscriptionIndex(db: Db) {
   }
 
   // Concurrent ingests read their integrators' index documents in one find (src/store/coalesce.ts).
-  const readIndex = coalesce(
-    async (ids: string[]) => (await findByIds(index, ids)).map((value) => ({ ok: true as const, value })),
-    { maxInFlight: HOT_COMMANDS_IN_FLIGHT, maxItems: MAX_IDS_PER_FIND },
-  );
+  const readIndex = coalescedFindById(index);
 
   return {
     collection: index,

@@ -7,7 +7,7 @@ import { fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections } f
 import { MAX_CANDIDATES_PER_ROUND } from '../server-limits.js';
 import { deliveryEntries, deliveryKeyFor, statusEntries, type DeliveryRow } from './delivery-rows.js';
 import type { DeliveriesListing, DeliveryListFilters } from './listing.js';
-import { justAbove, scanBudget, stoppedAt, type BoundedRows, type ListingBounds } from './scan-budget.js';
+import { resumeAfterStop, scanBudget, stoppedAt, type BoundedRows, type ListingBounds } from './scan-budget.js';
 
 /** Rows a DELETE reads per call while it collects a subscription's pending candidates. */
 const PENDING_ROWS_PER_READ = 1000;
@@ -119,8 +119,7 @@ async function listFromDeliveryPages(
     if (out.length === limit) break;
     // Stopped for the budget, by the reader or here: go on after the last row read (every newer one was examined).
     const stop = reader.stopped();
-    if (stop)
-      return stoppedAt(out, { ...justAbove({ createdAt: new Date(stop.below.c), id: stop.below.i }), page: stop.page });
+    if (stop) return stoppedAt(out, resumeAfterStop(stop));
     const last = rows.at(-1);
     if (rows.length < batch) break;
     if (budget.spent() && last) return stoppedAt(out, { createdAt: last.row.c, id: last.row.i, page: last.page });

@@ -3,7 +3,7 @@ import { cmp, fileRows, fileRowsBulk, keyReader, type Filed, type PageCollection
 import { handOffEntries } from './delivery-rows.js';
 import { keyFor, keysOf, matches, toRow, type EventRow } from './event-rows.js';
 import type { EventsListing } from './listing.js';
-import { justAbove, scanBudget, stoppedAt, type ListingBounds } from './scan-budget.js';
+import { resumeAfterStop, scanBudget, stoppedAt, type ListingBounds } from './scan-budget.js';
 
 /** An event's rows, one per listing key it is filed under. */
 const eventEntries = (event: EventDoc): Filed[] => {
@@ -41,10 +41,7 @@ export function eventsOnPages(c: PageCollections, bounds: ListingBounds): Events
       }));
       const stop = reader.stopped();
       if (!stop) return rows;
-      return stoppedAt(rows, {
-        ...justAbove({ createdAt: new Date(stop.below.c), id: stop.below.i }),
-        page: stop.page,
-      });
+      return stoppedAt(rows, resumeAfterStop(stop));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { MongoServerError } from 'mongodb';
 import type { Position } from '../cursor.js';
+import type { ReaderStop } from '../pages/index.js';
 
 /**
  * What one listing page may read (docs/events.md, "Bounded pages"): rows examined, from page documents or index
@@ -45,12 +46,14 @@ export function stoppedAt<T>(rows: T[], resumeAt: Position): BoundedRows<T> {
 }
 
 /**
- * The position just above `p` in newest-first order: every row strictly after it is at or below `p`. A stop between
- * two rows of the same createdAt resumes with the row at `p` itself (an id never holds a NUL).
+ * Where a page whose key reader stopped for its budget goes on: the position just above the reader's `below` in
+ * newest-first order, so every row strictly after it is at or below `below` (a stop between two rows of the same
+ * createdAt resumes with the row at `below` itself: an id never holds a NUL), from the last page read.
  */
-export const justAbove = (p: { createdAt: Date; id: string }): { createdAt: Date; id: string } => ({
-  createdAt: p.createdAt,
-  id: `${p.id}\u0000`,
+export const resumeAfterStop = (stop: ReaderStop): Position => ({
+  createdAt: new Date(stop.below.c),
+  id: `${stop.below.i}\u0000`,
+  page: stop.page,
 });
 
 /** The bounds configured (HERALD_LISTING_SCAN_ROWS, HERALD_LISTING_TIME_MS). */

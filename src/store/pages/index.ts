@@ -5,7 +5,7 @@ export { cmp, posOf, type Pos, type RowBase } from './rows.js';
 export { defaultPageSizes, pageCollections, type PageCollections, type PageSizes } from './documents.js';
 export type { Filed } from './journal.js';
 export { fileRows, fileRowsBulk } from './write.js';
-export { keyReader, readKey, type KeyQuery, type PagedRow } from './reader.js';
+export { keyReader, readKey, type KeyQuery, type PagedRow, type ReaderStop } from './reader.js';
 
 // The steps of filing and their documents' ids, for tests that stage a crash between steps or count their commands.
 export { directoryId, headId, journalId } from './documents.js';

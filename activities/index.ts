@@ -10,6 +10,8 @@ import { createPrepareRerun } from './prepare-rerun.js';
 import { createProbeEndpoint } from './probe-endpoint.js';
 import { createRecoveryActivities, type RecoveryDeps } from './recovery.js';
 import { createReleasePage } from './release-page.js';
+import { createRetentionActivities } from './retention.js';
+import { defaultRetentionPolicy, type RetentionPolicy } from '../src/retention/purge.js';
 import { createSigningKeyCache } from './signing-keys.js';
 import { createSubscriptionCache } from './subscription-cache.js';
 
@@ -38,6 +40,8 @@ export interface ActivityDeps {
   readonly resendLimits?: RecoveryDeps['resendLimits'];
   /** The integrator's share of attempt slots and the breakers (src/net/attempt-gate.ts); default: breakers only. */
   readonly gate?: AttemptGate;
+  /** What the retention purge keeps and how it paces itself (docs/retention.md); default: HERALD_RETENTION's. */
+  readonly retention?: RetentionPolicy;
 }
 
 /** Every activity, built over its dependencies; workflows import only this function's type. */
@@ -79,6 +83,11 @@ export function createActivities(deps: ActivityDeps) {
       store: deps.store,
       ...(delivery ? { delivery } : {}),
       ...(deps.resendLimits ? { resendLimits: deps.resendLimits } : {}),
+    }),
+    ...createRetentionActivities({
+      store: deps.store,
+      policy: deps.retention ?? defaultRetentionPolicy,
+      ...(delivery ? { delivery } : {}),
     }),
   };
 }

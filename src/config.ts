@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_RETRY_AFTER_MAX_SECONDS } from './domain/attempt-rule.js';
 import { dnsServers } from './config-dns-servers.js';
 import { trustProxySetting } from './config-trust-proxy.js';
+import { durationMs, retentionProblem } from './config-retention.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalString = z
@@ -174,6 +175,12 @@ export const configSchema = z.object({
   /** Seconds between two probes of an endpoint Herald paused; 0 (the default) = no probe (docs/subscriptions.md). */
   HERALD_HEALTH_PROBE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
   HERALD_RETRY_AFTER_MAX_SECONDS: z.coerce.number().int().min(0).default(DEFAULT_RETRY_AFTER_MAX_SECONDS),
+  // Retention (docs/retention.md): how long what has ended is kept (ms; production refuses under 1d), how often the
+  // purge's schedule runs, the rows one batch examines and the pause after each batch.
+  HERALD_RETENTION: durationMs('30d'),
+  HERALD_RETENTION_EVERY: durationMs('1h'),
+  HERALD_RETENTION_BATCH: z.coerce.number().int().min(1).max(1000).default(500),
+  HERALD_RETENTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(200),
   /** Prometheus scrape listeners (docs/operations-metrics.md): the API's, the worker's, and the Temporal SDK's
    * exporter that the worker proxies onto its own (bound on loopback only; 0: a free port, so that workers sharing
    * a host need no setting for it). */
@@ -198,5 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(environment)'}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  const retention = retentionProblem(parsed.data);
+  if (retention) throw new ConfigError(`Invalid configuration:\n  ${retention}`);
   return Object.freeze(parsed.data);
 }

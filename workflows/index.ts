@@ -3,3 +3,4 @@ export { deliveryWorkflow } from './delivery.js';
 export { releaseWorkflow } from './release.js';
 export { recoveryWorkflow } from './recovery.js';
 export { probeWorkflow } from './probe.js';
+export { retentionWorkflow } from './retention.js';

@@ -9,6 +9,7 @@ import { deliveryCommands, subscriptionTestCommand } from './commands/deliveries
 import { eventsListCommand } from './commands/events-list.js';
 import { adminDeliveryCommands } from './commands/admin-deliveries.js';
 import { temporalCommands } from './commands/temporal.js';
+import { retentionCommands } from './commands/retention.js';
 import { runProgram } from './program.js';
 import type { CliCommand, CliIo, CommandSpec } from './types.js';
 
@@ -31,6 +32,7 @@ export const commands: readonly CliCommand[] = [
   eventsPublishCommand,
   ...adminDeliveryCommands,
   ...temporalCommands,
+  ...retentionCommands,
 ];
 
 /** Runs `herald <argv…>` and resolves to the exit status: 0 done, 1 failed, 2 usage (docs/cli.md, "Exit status"). */

@@ -15,6 +15,7 @@ import { createMongo, type Mongo, type MongoOptions } from '../store/mongo.js';
 import { createTemporal } from '../temporal/client.js';
 import { temporalConnectionOptions } from '../temporal/connection.js';
 import { assertSearchAttributes } from '../temporal/namespace.js';
+import { ensureRetentionSchedule } from '../temporal/retention-schedule.js';
 import { createHeraldWorker } from '../temporal/herald-worker.js';
 import { createDeliveryActivities } from '../temporal/worker-activities.js';
 import { registerBacklogGauges } from '../telemetry/backlog.js';
@@ -97,6 +98,11 @@ export async function createWorkerRuntime(
       }),
       ...(options.workflowBundlePath ? { workflowBundlePath: options.workflowBundlePath } : {}),
     });
+    // A missing schedule must not stop deliveries: a server without schedules (the time-skipping test server) or a
+    // refused update leaves the purge to `herald retention run` and says so.
+    await ensureRetentionSchedule(temporal.client, config).catch((err: unknown) =>
+      log.warn({ err }, 'the retention schedule could not be created or updated (docs/retention.md)'),
+    );
     if (metricsPort !== null && metrics.registry) {
       const registry = metrics.registry;
       registerBacklogGauges(registry, mongo.db);

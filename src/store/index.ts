@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { chooseListing, type ListingBounds, type ListingLayout } from './listing/index.js';
+import { chooseListing, type ListingBounds, type ListingLayout, type PageSizes } from './listing/index.js';
 
 export { listingBoundsOf } from './listing/index.js';
 import { createIntegratorsRepo } from './integrators-repo.js';
@@ -18,8 +18,11 @@ import { createDeliveryReportsRepo } from './delivery-reports.js';
  * All repositories, built once per process over one database. The listings' layout (pages or indexes,
  * docs/events.md) is chosen here, once: the events and deliveries repositories receive the chosen listing.
  */
-export function createStore(db: Db, options: { listingLayout?: ListingLayout; listingBounds?: ListingBounds } = {}) {
-  const listing = chooseListing(db, options.listingLayout, undefined, options.listingBounds);
+export function createStore(
+  db: Db,
+  options: { listingLayout?: ListingLayout; listingBounds?: ListingBounds; pageSizes?: Partial<PageSizes> } = {},
+) {
+  const listing = chooseListing(db, options.listingLayout, options.pageSizes, options.listingBounds);
   return {
     db,
     integrators: createIntegratorsRepo(db),
@@ -33,6 +36,8 @@ export function createStore(db: Db, options: { listingLayout?: ListingLayout; li
     campaignSlots: createCampaignSlotsRepo(db),
     campaignProgress: createCampaignProgressRepo(db),
     deliveryReports: createDeliveryReportsRepo(db),
+    /** Where retention finds the oldest deliveries and events, and removes their listing rows (src/retention). */
+    retention: listing.retention,
   } as const;
 }
 

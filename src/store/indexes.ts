@@ -27,6 +27,8 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
       key: { integratorId: 1, deletedAt: 1, status: 1, createdAt: -1, _id: -1 },
       name: 'integrator_live_status_newest',
     },
+    // Retention: subscriptions deleted before the cutoff (src/retention/purge-subscriptions.ts).
+    { key: { deletedAt: 1 }, name: 'deletedAt' },
   ],
   signing_keys: [{ key: { subscriptionId: 1, createdAt: 1 }, name: 'subscription_createdAt' }],
   deliveries: [

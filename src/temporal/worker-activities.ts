@@ -5,6 +5,7 @@ import { createActivities } from '../../activities/index.js';
 import type { DeliveryPort } from '../../activities/delivery-port.js';
 import { resendLimitsOf } from '../../activities/redelivery-gate.js';
 import type { Config } from '../config.js';
+import { retentionPolicyOf } from '../retention/purge.js';
 import type { KeyVault } from '../crypto/key-encryption.js';
 import { createAttemptGate, slotsPerIntegrator } from '../net/attempt-gate.js';
 import type { WebhookHttpClient } from '../net/http-client.js';
@@ -46,5 +47,6 @@ export function createDeliveryActivities(config: Config, deps: DeliveryActivityD
     },
     retryAfterMaxSeconds: config.HERALD_RETRY_AFTER_MAX_SECONDS,
     resendLimits: resendLimitsOf(config),
+    retention: retentionPolicyOf(config),
   });
 }

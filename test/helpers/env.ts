@@ -29,6 +29,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // No worker in test apps unless a test asks for one (test/integration/api-worker.test.ts): each test file
     // decides which worker runs its task queue.
     HERALD_API_WORKER_SLOTS: '0',
+    // Every worker creates its task queue's retention schedule: in tests it never fires on its own (interval
+    // boundaries ten years apart), and nothing seeded is older than what it keeps; retention-schedule.test.ts runs it.
+    HERALD_RETENTION_EVERY: '3650d',
+    HERALD_RETENTION: '36500d',
     ...overrides,
   });
 }

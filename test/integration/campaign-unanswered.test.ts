@@ -14,6 +14,8 @@ import { campaignWorkflowId } from '../../workflows/recovery-messages.js';
 
 const ANSWER_MS = 1_000;
 
+/** A window's bound `n` days back (a window older than HERALD_RETENTION is refused). */
+const daysAgo = (n: number): string => new Date(Math.floor(Date.now() / 86_400_000 - n) * 86_400_000).toISOString();
 describe('a recovery campaign no worker answers for', { timeout: 60_000 }, () => {
   let app: FastifyInstance;
   let baseUrl: string;
@@ -58,7 +60,7 @@ describe('a recovery campaign no worker answers for', { timeout: 60_000 }, () =>
 
   it('answers its progress at once, and 503 workflow_unavailable with Retry-After to a control, within the deadline', async () => {
     const subscription = await alice.client.createSubscription({ url: HOOK_URL, eventTypes: [] });
-    const window = { since: '2026-01-01T00:00:00.000Z', until: '2026-01-02T00:00:00.000Z' };
+    const window = { since: daysAgo(3), until: daysAgo(2) };
     const recover = `/v1/webhooks/subscriptions/${subscription.id}/recover`;
     const opened = await send('POST', recover, window);
     assert.equal(opened.res.status, 202, JSON.stringify(opened.body));
@@ -105,7 +107,7 @@ describe('a recovery campaign no worker answers for', { timeout: 60_000 }, () =>
 
   it("the delivery service's campaign state (the re-delivery gate's question) gives up within the deadline too", async () => {
     const subscription = await bob.client.createSubscription({ url: HOOK_URL, eventTypes: [] });
-    const window = { since: '2026-02-01T00:00:00.000Z', until: '2026-02-02T00:00:00.000Z' };
+    const window = { since: daysAgo(5), until: daysAgo(4) };
     const opened = await send('POST', `/v1/webhooks/subscriptions/${subscription.id}/recover`, window, bob);
     assert.equal(opened.res.status, 202, JSON.stringify(opened.body));
     const { id } = opened.body as { id: string };

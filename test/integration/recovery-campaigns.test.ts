@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('recovery campaigns', () => {
   let s: DeliveryStack;
   before(async () => {
-    s = await startDeliveryStack();
+    s = await startDeliveryStack({ env: { HERALD_RETENTION: '30d' } });
   });
   after(async () => s.stop());
 
@@ -246,6 +246,17 @@ describe('recovery campaigns', () => {
     await assert.rejects(
       s.alice.client.recoverDeliveries(subscription.id, { since: now, until: now }),
       (err: unknown) => err instanceof HeraldApiError && err.status === 400 && err.body?.error === 'invalid_window',
+    );
+    // A window that starts before what Herald keeps (HERALD_RETENTION, 30 days by default) names the retention.
+    await assert.rejects(
+      s.alice.client.recoverDeliveries(subscription.id, {
+        since: new Date(Date.now() - 31 * 86_400_000).toISOString(),
+      }),
+      (err: unknown) =>
+        err instanceof HeraldApiError &&
+        err.status === 400 &&
+        err.body?.error === 'outside_retention' &&
+        /HERALD_RETENTION/.test(String(err.body?.message)),
     );
   });
 });

@@ -3,9 +3,10 @@ package main
 // Why the launcher patches FerretDB (ferretdb-id-in.patch, applied to a copy of the module by patched-modfile.sh).
 // FerretDB v1.24.2's SQLite backend pushes down to SQLite only a bare `_id` equality; any other filter is evaluated
 // in Go over every document of the collection. Herald's listings read a page's ≤ 800 documents with one
-// find({_id: {$in: ids}}), so the patch pushes exactly that shape down too — at most 1,000 values, each a string or
-// an ObjectId, marshaled as the equality's value is — as `WHERE _ferretdb_sjson->'$._id' IN (?, …)`, which SEARCHes
-// the launcher's `_id` index (idindex.go). Anything else stays with Go, as before. The handler filters what SQLite
+// find({_id: {$in: ids}}), so the patch pushes that shape down too — at most 1,000 values, each a string or an
+// ObjectId, marshaled as the equality's value is — as `WHERE _ferretdb_sjson->'$._id' IN (?, …)`, which SEARCHes
+// the launcher's `_id` index (idindex.go), and either `_id` shape beside other fields (conditional writes by `_id`).
+// Anything else stays with Go, as before. The handler filters what SQLite
 // returns again with the whole filter, so the results are those of unpatched FerretDB (only their order, with no
 // sort asked, follows the index instead of insertion). These tests run FerretDB as the launcher embeds it, built
 // with the patch: `go test -modfile="$(bash patched-modfile.sh)" .` (.ci/run does).
@@ -190,11 +191,28 @@ func TestIDInPushdown(t *testing.T) {
 		})
 	}
 
-	// Not exactly {_id: {$in: […]}}: left to Go.
+	// An `_id` equality or `$in` beside other fields is pushed down too (a conditional write by `_id`, such as
+	// retention's delete of what is still expired); the handler applies the other fields to what SQLite returns.
+	for _, c := range []struct {
+		filter *wirebson.Document
+		found  []string
+	}{
+		{wirebson.MustDocument("_id", wirebson.MustDocument("$in", wirebson.MustArray("s0001", "s0002")), "n", int32(1)), []string{"s0001"}},
+		{wirebson.MustDocument("_id", "s0003", "n", wirebson.MustDocument("$lt", int32(3))), nil},
+		{wirebson.MustDocument("n", int32(4), "_id", "s0004"), []string{"s0004"}},
+	} {
+		got := foundIDs(t, conn, c.filter)
+		pushed, plan := explain(t, conn, c.filter)
+		if !pushed || !strings.Contains(plan, "__herald_id") || !slices.Equal(got, c.found) {
+			t.Errorf("%s: pushed down %v, plan %q, found %v, want %v", wirebson.LogMessage(c.filter), pushed, plan, got, c.found)
+		}
+	}
+
+	// No `_id` equality or `$in` of the shape above: left to Go.
 	for _, filter := range []*wirebson.Document{
 		wirebson.MustDocument("_id", wirebson.MustDocument("$in", wirebson.MustArray("s0001"), "$ne", "s0001")),
-		wirebson.MustDocument("_id", wirebson.MustDocument("$in", wirebson.MustArray("s0001")), "n", int32(1)),
 		wirebson.MustDocument("_id", wirebson.MustDocument("$nin", wirebson.MustArray("s0001"))),
+		wirebson.MustDocument("n", int32(1)),
 	} {
 		if pushed, plan := explain(t, conn, filter); pushed || !strings.Contains(plan, "SCAN ") {
 			t.Errorf("%s: pushed down %v, plan %q", wirebson.LogMessage(filter), pushed, plan)

@@ -44,7 +44,8 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
           'Starts one recovery campaign (202) that asks for one more attempt of each delivery of the subscription ' +
           'created in [since, until) with one of the statuses, oldest first, at ratePerSecond. The same window and ' +
           'statuses name the same campaign: a repeated request answers it (200), running or ended. 400 ' +
-          'invalid_window when until is not after since. 409 campaign_running while another campaign of the ' +
+          'invalid_window when until is not after since; 400 outside_retention when since is older than the ' +
+          'retention (HERALD_RETENTION). 409 campaign_running while another campaign of the ' +
           'subscription runs or is paused (cancel it, or let it complete); 409 quota_exceeded while the integrator ' +
           'has HERALD_CAMPAIGNS_PER_INTEGRATOR of them. A delivery re-sent by one campaign is skipped by the next ' +
           'for HERALD_CAMPAIGN_RESEND_WINDOW_HOURS; re-deliveries wait while the subscription is paused and while ' +
@@ -64,6 +65,13 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
       const { since, until, statuses, ratePerSecond } = request.body;
       const window = { since, until };
       if (window.until && window.until <= window.since) throw badRequest('until must be after since', 'invalid_window');
+      const kept = new Date(Date.now() - app.config.HERALD_RETENTION);
+      if (window.since < kept)
+        throw badRequest(
+          `since is before what Herald keeps (HERALD_RETENTION: what ended before ${kept.toISOString()} may be ` +
+            'purged, docs/retention.md): start the window later',
+          'outside_retention',
+        );
       const opened = await answering(() =>
         app.deliveryService.recover(subscription, { ...window, statuses, ratePerSecond }),
       );

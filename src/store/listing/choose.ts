@@ -5,6 +5,7 @@ import { deliveriesOnPages } from './deliveries-pages.js';
 import { eventsOnPages } from './events-pages.js';
 import { deliveriesOnIndexes, eventsOnIndexes } from './indexes.js';
 import type { Listing, ListingLayout } from './listing.js';
+import { retentionOnIndexes, retentionOnPages } from './retention.js';
 import { defaultListingBounds, type ListingBounds } from './scan-budget.js';
 
 /** FerretDB answers buildInfo with a `ferretdbVersion` field; MongoDB does not. */
@@ -43,8 +44,13 @@ export function chooseListing(
     pages: {
       events: eventsOnPages(pages, bounds),
       deliveries: deliveriesOnPages(pages, db.collection<DeliveryDoc>('deliveries'), bounds),
+      retention: retentionOnPages(pages, db),
     },
-    indexes: { events: eventsOnIndexes(db, bounds), deliveries: deliveriesOnIndexes(db, bounds) },
+    indexes: {
+      events: eventsOnIndexes(db, bounds),
+      deliveries: deliveriesOnIndexes(db, bounds),
+      retention: retentionOnIndexes(db),
+    },
   };
   const layout = layoutResolver(db, configured);
   const chosen = async () => on[await layout()];
@@ -62,6 +68,11 @@ export function chooseListing(
       fileStatus: async (...a) => await (await chosen()).deliveries.fileStatus(...a),
       list: async (...a) => await (await chosen()).deliveries.list(...a),
       cancelPendingOf: async (...a) => await (await chosen()).deliveries.cancelPendingOf(...a),
+    },
+    retention: {
+      walks: async (...a) => await (await chosen()).retention.walks(...a),
+      eventsWithDeliveries: async (...a) => await (await chosen()).retention.eventsWithDeliveries(...a),
+      forget: async (...a) => await (await chosen()).retention.forget(...a),
     },
   };
 }

@@ -67,6 +67,18 @@ export function statusEntries(d: FiledDelivery, status: DeliveryStatus): Filed[]
   ];
 }
 
+/** Every key a delivery's row can be filed under, whatever statuses it went through: retention removes it from each. */
+export const allKeysOf = (integratorId: string, r: DeliveryRow): string[] => {
+  const d = { _id: r.i, integratorId, createdAt: r.c, subscriptionId: r.s, eventId: r.e };
+  return [...deliveryEntries(d), ...[...FILED_STATUSES].flatMap((st) => statusEntries(d, st))].map((f) => f.key);
+};
+
+/** The key retention walks for an integrator's deliveries, oldest first (every delivery is filed under it). */
+export const deliveryWalkKey = (integratorId: string): string => keys.all(integratorId);
+
+/** The key of an event's deliveries (retention reads it to see whether an event still has one). */
+export const eventDeliveriesKey = (integratorId: string, eventId: string): string => keys.event(integratorId, eventId);
+
 /**
  * The key a query reads: an event's (a few rows), else a filed status's (candidates: a row stays after its delivery
  * left the status, so the status is checked on the delivery read), else a subscription's, else all.

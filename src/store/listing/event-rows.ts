@@ -26,15 +26,26 @@ export const toRow = (e: EventDoc): EventRow => ({
   x: e.transactionId,
 });
 
+/** The dimension of Herald's own events: read by retention only. */
+const HERALD_DIMENSION = 'herald';
+
+/** The keys retention walks for an integrator's events, oldest first: together they name every stored event. */
+export const eventWalkKeys = (integratorId: string): string[] =>
+  ['all|', `type|${TEST_EVENT_TYPE}`, `${HERALD_DIMENSION}|`].map((s) => `${integratorId}|${s}`);
+
+/** The keys of a stored row (retention removes it from each): the same as its event's. */
+export const keysOfRow = (integratorId: string, r: EventRow): string[] =>
+  keysOf({ integratorId, eventType: r.t, accountId: r.a, userId: r.u, transactionId: r.x });
+
 /**
  * The listing keys an event is filed under, one per filter dimension: its integrator's whole history, its type,
  * and each routing id it has. webhook.test events are filed only under their type: every other listing leaves
- * them out. Herald's own events (webhook.subscription_paused) are filed under none: the history lists the spec's
- * types only (they are stored, and delivered to the subscriptions naming them).
+ * them out. Herald's own events (webhook.subscription_paused) are filed only under a key no listing reads (the history
+ * lists the spec's types only), which retention walks to find them (src/store/listing/retention.ts).
  */
 export function keysOf(e: Pick<EventDoc, 'integratorId' | 'eventType' | 'accountId' | 'userId' | 'transactionId'>) {
   const k = (dim: string, value = '') => `${e.integratorId}|${dim}|${value}`;
-  if (isHeraldEventType(e.eventType)) return [];
+  if (isHeraldEventType(e.eventType)) return [k(HERALD_DIMENSION)];
   if (e.eventType === TEST_EVENT_TYPE) return [k('type', e.eventType)];
   const keys = [k('all'), k('type', e.eventType)];
   if (e.accountId !== null) keys.push(k('account', e.accountId));

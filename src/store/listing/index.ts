@@ -11,6 +11,9 @@ export type {
   ListingLayout,
 } from './listing.js';
 export type { PageSizes } from '../pages/index.js';
+export type { RetentionListing, Walk } from './retention.js';
+export type { DeliveryRow } from './delivery-rows.js';
+export { toRow, type EventRow } from './event-rows.js';
 export {
   defaultListingBounds,
   ListingTimeout,
@@ -23,4 +26,4 @@ export {
 export { nextBatch } from './deliveries-pages.js';
 export { readInRounds } from './index-rounds.js';
 export { deliveryKeyFor } from './delivery-rows.js';
-export { keyFor, keysOf, toRow } from './event-rows.js';
+export { keyFor, keysOf } from './event-rows.js';

@@ -3,6 +3,7 @@ import type { DeliveryStatus, TerminalReason } from '../../domain/delivery-vocab
 import type { Position } from '../cursor.js';
 import type { DeliveryDoc, EventDoc } from '../documents.js';
 import type { PageCollections } from '../pages/index.js';
+import type { RetentionListing } from './retention.js';
 import type { BoundedRows } from './scan-budget.js';
 
 /**
@@ -79,4 +80,6 @@ export interface Listing {
   pages: PageCollections;
   events: EventsListing;
   deliveries: DeliveriesListing;
+  /** What retention walks and removes on this layout (retention.ts). */
+  retention: RetentionListing;
 }

@@ -15,6 +15,8 @@ export interface HeadDoc {
   _id: string;
   e: RowBase[];
   pages: number;
+  /** The lowest sealed page left: pages below it were emptied by retention and deleted (pages/forget.ts); absent = 0. */
+  base?: number;
 }
 
 /** A journal entry: one row and the keys it is filed under (without the integrator prefix), in filing order. */
@@ -120,8 +122,13 @@ export async function readPage(c: PageCollections, key: string, n: number): Prom
  * always qualifies). Binary search over the key's page directory (one read, belowReader); a page the directory
  * lacks (written before it existed) is read itself.
  */
-export async function locate(c: PageCollections, key: string, bound: Pos, count: number): Promise<number> {
-  const belowOf = belowReader(c, key);
+export async function locate(
+  c: PageCollections,
+  key: string,
+  bound: Pos,
+  count: number,
+  belowOf = belowReader(c, key),
+): Promise<number> {
   const qualifies = async (n: number): Promise<boolean> => {
     if (n === 0) return true;
     const below = await belowOf(n);

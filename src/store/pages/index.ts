@@ -6,6 +6,7 @@ export { defaultPageSizes, pageCollections, type PageCollections, type PageSizes
 export type { Filed } from './journal.js';
 export { fileRows, fileRowsBulk } from './write.js';
 export { keyReader, readKey, type KeyQuery, type PagedRow, type ReaderStop } from './reader.js';
+export { forgetRows, oldestRows, type ForgetRow } from './forget.js';
 
 // The steps of filing and their documents' ids, for tests that stage a crash between steps or count their commands.
 export { directoryId, headId, journalId } from './documents.js';

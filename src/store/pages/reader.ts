@@ -92,8 +92,9 @@ export function keyReader<R extends RowBase>(
     for (; !done && finalRows().length < limit && budgetLeft(); k -= 1) {
       const page = k >= 0 ? await readPage(c, key, k) : null;
       if (!page) {
+        // Below the first page or below the lowest page retention left (forget.ts): nothing older is stored.
         done = true;
-        floor ??= null;
+        floor = null;
         break;
       }
       pagesRead += 1;

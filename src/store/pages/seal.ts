@@ -18,14 +18,16 @@ const LEASE_MS = 30_000;
 /**
  * Files `rows` into the sealed pages of `key` (whose head says `count` pages) and returns the new page count.
  * Rows newer than the top page fill it up to `pageRows`, then open new pages; an older (late) row joins the page
- * whose range covers it, so pages keep tiling the order. Every write is an `$addToSet`: running it again after a
- * crash changes nothing. The caller holds the key's lease.
+ * whose range covers it, so pages keep tiling the order (or the lowest page left, `base`, when retention deleted the
+ * page that covered it). Every write is an `$addToSet`: running it again after a crash changes nothing. The caller
+ * holds the key's lease.
  */
 export async function fileIntoPages(
   c: PageCollections,
   key: string,
   count: number,
   rows: readonly RowBase[],
+  base = 0,
 ): Promise<number> {
   // A sealer that died after writing pages but before updating the head left pages beyond its count.
   let n = count;
@@ -39,7 +41,7 @@ export async function fileIntoPages(
   for (const row of oldestFirst) {
     const pos = posOf(row);
     if (top && cmp(pos, toPos(top.hi)) <= 0) {
-      into(await locate(c, key, pos, n)).rows.push(row);
+      into(Math.max(base, await locate(c, key, pos, n))).rows.push(row);
       continue;
     }
     if (!cur || cur.size >= c.sizes.pageRows) {
@@ -88,7 +90,7 @@ export async function seal(c: PageCollections, key: string, extra: readonly RowB
   const done = await withLease(c, key, async () => {
     const head = await c.heads.findOne({ _id: headId(key) });
     const moved = head?.e ?? [];
-    const count = await fileIntoPages(c, key, head?.pages ?? 0, [...moved, ...extra]);
+    const count = await fileIntoPages(c, key, head?.pages ?? 0, [...moved, ...extra], head?.base ?? 0);
     await c.heads.updateOne(
       { _id: headId(key) },
       head ? { $pullAll: { e: moved }, $max: { pages: count } } : { $setOnInsert: { e: [] }, $max: { pages: count } },

@@ -1,0 +1,131 @@
+import type { Db } from 'mongodb';
+import { terminalStatuses } from '../domain/delivery-vocabulary.js';
+import { attemptEntryId } from '../store/attempts-repo.js';
+import { findByIds } from '../store/by-ids.js';
+import type { DeliveryDoc, EventDoc } from '../store/documents.js';
+import { toRow, type DeliveryRow, type EventRow, type RetentionListing } from '../store/listing/index.js';
+import { MAX_IDS_PER_FIND } from '../store/server-limits.js';
+
+const TERMINAL: ReadonlySet<string> = new Set(terminalStatuses);
+/** Attempt entries looked for by `_id` when a delivery's count is unknown (its document went first). */
+const ORPHAN_ATTEMPTS = 16;
+
+export interface ItemCounts {
+  deliveries: number;
+  attempts: number;
+  events: number;
+}
+
+/** Deletes `{_id: {$in}}` (plus `extra`) a chunk at a time (the embedded server pushes each chunk down by `_id`). */
+async function deleteByIds(db: Db, name: string, ids: readonly string[], extra: object = {}): Promise<number> {
+  let deleted = 0;
+  for (let n = 0; n < ids.length; n += MAX_IDS_PER_FIND)
+    deleted += (
+      await db
+        .collection<{ _id: string }>(name)
+        .deleteMany({ _id: { $in: ids.slice(n, n + MAX_IDS_PER_FIND) }, ...extra })
+    ).deletedCount;
+  return deleted;
+}
+
+/**
+ * One batch of a walk's delivery rows: each delivery that ended before `cutoff` is deleted with its attempts (the
+ * delete repeats the condition, so a delivery a manual retry re-opened meanwhile stays), then its listing rows. A row
+ * whose delivery is gone and whose event is gone too (a run that stopped half-way) loses its rows as well; one whose
+ * event is still stored may name a delivery whose run has not stored it yet, and stays. Attempts go after their
+ * delivery. Answers the counts and the
+ * events of the deleted deliveries (each may now be purgeable).
+ */
+export async function purgeDeliveries(
+  db: Db,
+  listing: RetentionListing,
+  integratorId: string,
+  rows: readonly DeliveryRow[],
+  cutoff: Date,
+): Promise<ItemCounts & { eventIds: string[] }> {
+  const deliveries = db.collection<DeliveryDoc>('deliveries');
+  const docs = await findByIds(
+    deliveries,
+    rows.map((r) => r.i),
+    {
+      projection: { status: 1, updatedAt: 1, attemptCount: 1 },
+    },
+  );
+  const expired = rows.filter((_, n) => {
+    const d = docs[n];
+    return d !== null && d !== undefined && TERMINAL.has(d.status) && d.updatedAt < cutoff;
+  });
+  const deleted = await deleteByIds(
+    db,
+    'deliveries',
+    expired.map((r) => r.i),
+    { status: { $in: [...terminalStatuses] }, updatedAt: { $lt: cutoff } },
+  );
+  const gone =
+    deleted === expired.length
+      ? expired
+      : await (async () => {
+          const still = await findByIds(
+            deliveries,
+            expired.map((r) => r.i),
+            { projection: { _id: 1 } },
+          );
+          return expired.filter((_, n) => !still[n]);
+        })();
+  const missing = rows.filter((_, n) => !docs[n]);
+  const eventsOfMissing = await findByIds(
+    db.collection<EventDoc>('events'),
+    missing.map((r) => r.e),
+    {
+      projection: { _id: 1 },
+    },
+  );
+  const orphans = missing.filter((_, n) => !eventsOfMissing[n]);
+  // Attempts after their delivery (a crash in between leaves a few entries by `_id`, never a delivery without them);
+  // an orphan's count is unknown: its first attempts' ids are deleted, which a run that stopped half-way left.
+  const countOf = new Map(rows.map((r, n) => [r.i, docs[n]?.attemptCount ?? ORPHAN_ATTEMPTS]));
+  const attempts = await deleteByIds(
+    db,
+    'attempts',
+    [...gone, ...orphans].flatMap((r) =>
+      Array.from({ length: (countOf.get(r.i) ?? 0) + 1 }, (_, n) => attemptEntryId(r.i, n + 1)),
+    ),
+  );
+  await listing.forget(integratorId, [...gone, ...orphans], []);
+  return { deliveries: deleted, attempts, events: 0, eventIds: [...new Set(gone.map((r) => r.e))] };
+}
+
+/**
+ * Events among a walk's rows and `moreIds` (the events of deliveries just deleted) created before `cutoff` that no
+ * stored delivery names: deleted, then their listing rows (a row whose event is already gone loses them too).
+ */
+export async function purgeEvents(
+  db: Db,
+  listing: RetentionListing,
+  integratorId: string,
+  rows: readonly EventRow[],
+  moreIds: readonly string[],
+  cutoff: Date,
+): Promise<ItemCounts> {
+  const byId = new Map<string, EventRow | null>(rows.map((r) => [r.i, r]));
+  for (const id of moreIds) if (!byId.has(id)) byId.set(id, null);
+  const ids = [...byId.keys()];
+  const docs = await findByIds(db.collection<EventDoc>('events'), ids);
+  const old = docs.filter((d): d is EventDoc => d !== null && d.integratorId === integratorId && d.createdAt < cutoff);
+  const delivered = await listing.eventsWithDeliveries(
+    integratorId,
+    old.map((d) => d._id),
+  );
+  const purgeable = old.filter((d) => !delivered.has(d._id));
+  const events = await deleteByIds(
+    db,
+    'events',
+    purgeable.map((d) => d._id),
+  );
+  const orphans = ids.flatMap((id, n) => {
+    const row = byId.get(id);
+    return !docs[n] && row ? [row] : [];
+  });
+  await listing.forget(integratorId, [], [...purgeable.map((d) => byId.get(d._id) ?? toRow(d)), ...orphans]);
+  return { deliveries: 0, attempts: 0, events };
+}

@@ -1,0 +1,135 @@
+// The retention purge (docs/retention.md): what Herald keeps no longer than HERALD_RETENTION, deleted in bounded
+// batches by `_id` with a pause between them, walking each integrator's deliveries and events oldest first.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '../store/index.js';
+import { posOf, type Pos, type RowBase } from '../store/pages/index.js';
+import type { Walk } from '../store/listing/index.js';
+import { campaignFloors, type CampaignStateOf } from './campaign-floors.js';
+import { purgeDeliveries, purgeEvents, type ItemCounts } from './purge-items.js';
+import { purgeSubscriptions } from './purge-subscriptions.js';
+
+export interface RetentionPolicy {
+  /** How long what has ended is kept (HERALD_RETENTION), in ms. */
+  retentionMs: number;
+  /** Rows one batch examines (HERALD_RETENTION_BATCH). */
+  batch: number;
+  /** The pause after each batch (HERALD_RETENTION_PAUSE_MS): what the purge leaves to deliveries. */
+  pauseMs: number;
+  /** How long one call works before answering with `more` (its caller calls again). */
+  budgetMs: number;
+}
+
+/** HERALD_RETENTION's defaults (src/config.ts), and a minute's work per call. */
+export const defaultRetentionPolicy: RetentionPolicy = {
+  retentionMs: 30 * 86_400_000,
+  batch: 500,
+  pauseMs: 200,
+  budgetMs: 60_000,
+};
+
+/** The policy a configuration sets. */
+export const retentionPolicyOf = (config: {
+  HERALD_RETENTION: number;
+  HERALD_RETENTION_BATCH: number;
+  HERALD_RETENTION_PAUSE_MS: number;
+}): RetentionPolicy => ({
+  ...defaultRetentionPolicy,
+  retentionMs: config.HERALD_RETENTION,
+  batch: config.HERALD_RETENTION_BATCH,
+  pauseMs: config.HERALD_RETENTION_PAUSE_MS,
+});
+
+export interface PurgeReport {
+  /** Everything that ended before this moment was due (ISO). */
+  cutoff: string;
+  deliveries: number;
+  attempts: number;
+  events: number;
+  subscriptions: number;
+  signingKeys: number;
+  campaigns: number;
+  batches: number;
+  /** The call ran out of its budget before it was done: call again. */
+  more: boolean;
+}
+
+export interface PurgeDeps {
+  store: Store;
+  /** A campaign's state as its workflow answers it (a recorded `running` may be stale); the recorded one without. */
+  campaignState?: CampaignStateOf;
+  now?: () => Date;
+  /** Called after each batch (an activity's heartbeat). */
+  progress?: () => void;
+}
+
+/**
+ * One pass over every integrator: its deliveries that ended before the cutoff (with their attempts and listing rows),
+ * then its events that are older and that no stored delivery names, then deleted subscriptions with their keys and
+ * ended campaigns' progress. A running campaign's window is kept whole: its integrator's cutoff moves back to the
+ * window's start. Idempotent and resumable: a run that stops anywhere leaves what the next run finds again.
+ */
+export async function purgeExpired(deps: PurgeDeps, policy: RetentionPolicy): Promise<PurgeReport> {
+  const { store } = deps;
+  const now = deps.now?.() ?? new Date();
+  const cutoff = new Date(now.getTime() - policy.retentionMs);
+  const deadline = Date.now() + policy.budgetMs;
+  const report: PurgeReport = {
+    cutoff: cutoff.toISOString(),
+    deliveries: 0,
+    attempts: 0,
+    events: 0,
+    subscriptions: 0,
+    signingKeys: 0,
+    campaigns: 0,
+    batches: 0,
+    more: false,
+  };
+  const add = (c: ItemCounts) => {
+    report.deliveries += c.deliveries;
+    report.attempts += c.attempts;
+    report.events += c.events;
+    report.batches += 1;
+    deps.progress?.();
+  };
+  const { floors, ended } = await campaignFloors(store.db, cutoff, deps.campaignState);
+  report.campaigns = ended;
+
+  /** Walks `walk` from its oldest row, a batch at a time; false when the budget ran out first. */
+  async function walkAll<R extends RowBase>(walk: Walk<R>, cut: Date, purge: (rows: R[]) => Promise<void>) {
+    let after: Pos | undefined;
+    for (;;) {
+      if (Date.now() >= deadline) return false;
+      const rows = await walk.next(cut, policy.batch, after);
+      if (rows.length === 0) return true;
+      await purge(rows);
+      after = posOf(rows.at(-1)!);
+      await sleep(policy.pauseMs);
+    }
+  }
+
+  const integrators = await store.db
+    .collection<{ _id: string }>('integrators')
+    .find({}, { projection: { _id: 1 } })
+    .map((d) => d._id)
+    .toArray();
+  for (const integratorId of integrators) {
+    const floor = floors.get(integratorId);
+    const cut = floor && floor < cutoff ? floor : cutoff;
+    const walks = await store.retention.walks(integratorId);
+    const done = await walkAll(walks.deliveries, cut, async (rows) => {
+      const { eventIds, ...counts } = await purgeDeliveries(store.db, store.retention, integratorId, rows, cut);
+      add(counts);
+      if (eventIds.length > 0) add(await purgeEvents(store.db, store.retention, integratorId, [], eventIds, cut));
+    });
+    let eventsDone = done;
+    for (const walk of walks.events)
+      eventsDone =
+        eventsDone &&
+        (await walkAll(walk, cut, async (rows) =>
+          add(await purgeEvents(store.db, store.retention, integratorId, rows, [], cut)),
+        ));
+    if (!eventsDone) return { ...report, more: true };
+  }
+  const subscriptions = await purgeSubscriptions(store.db, cutoff, policy.batch, deadline);
+  return { ...report, ...subscriptions };
+}

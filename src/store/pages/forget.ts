@@ -1,0 +1,176 @@
+import { findByIds } from '../by-ids.js';
+import { insertEach } from '../insert-each.js';
+import {
+  belowReader,
+  directoryId,
+  headId,
+  integratorOf,
+  journalId,
+  locate,
+  pageId,
+  readPage,
+  type HeadDoc,
+  type PageCollections,
+} from './documents.js';
+import { cmp, posOf, type Pos, type RowBase } from './rows.js';
+import { withLease } from './seal.js';
+
+/** A row retention removes, and every key it is filed under (a row is the same object in each of its keys). */
+export interface ForgetRow {
+  row: RowBase;
+  keys: readonly string[];
+}
+
+/** A lease older than this belongs to a holder that died (seal.ts uses the same). */
+const LEASE_MS = 30_000;
+const LEASE_TRIES = 40;
+const LEASE_PAUSE_MS = 50;
+const pause = () => new Promise((r) => setTimeout(r, LEASE_PAUSE_MS));
+
+/**
+ * Removes rows from every key they are filed under: the integrator's journal (under its lease, so no move carries a
+ * row back into a head), then each key's head and sealed pages under the key's lease (no sealer meanwhile). Sealed
+ * pages left empty at the bottom of a key are deleted and its head's `base` raised; a key left with nothing is deleted
+ * whole. Idempotent: a crash leaves rows to remove again. Returns the ids of the rows removed from all their keys (a
+ * key whose lease stayed busy keeps its rows for the next run).
+ */
+export async function forgetRows(
+  c: PageCollections,
+  integratorId: string,
+  rows: readonly ForgetRow[],
+): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const ids = new Set(rows.map((r) => r.row.i));
+  const byKey = new Map<string, RowBase[]>();
+  for (const { row, keys } of rows) for (const key of keys) (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
+  const journal = journalId(integratorId);
+  for (let n = 0; n < LEASE_TRIES; n += 1) {
+    const busy = await withLease(c, journal, async () => {
+      const entries = (await c.journals.findOne({ _id: journal }))?.e ?? [];
+      const gone = entries.filter((e) => ids.has(e.r.i));
+      if (gone.length > 0) await c.journals.updateOne({ _id: journal }, { $pullAll: { e: gone } });
+      return await forgetInKeys(c, byKey);
+    });
+    if (busy) return new Set(rows.filter((r) => !r.keys.some((k) => busy.has(k))).map((r) => r.row.i));
+    await pause();
+  }
+  return new Set();
+}
+
+/** Takes the leases of `keys` in one insert; returns those taken and a release. Dead holders' leases are cleared. */
+async function takeLeases(c: PageCollections, keys: readonly string[]) {
+  const at = new Date();
+  const outcomes = await insertEach(
+    c.locks,
+    keys.map((_id) => ({ _id, at })),
+  );
+  const taken = keys.filter((_, n) => outcomes[n]?.ok === true && outcomes[n].value === 'inserted');
+  const refused = keys.filter((k) => !taken.includes(k));
+  if (refused.length > 0)
+    await c.locks.deleteMany({ _id: { $in: refused }, at: { $lt: new Date(at.getTime() - LEASE_MS) } });
+  return { taken, release: async () => void (await c.locks.deleteMany({ _id: { $in: taken } })) };
+}
+
+/** Removes each key's rows from its head and pages; returns the keys left alone because their lease stayed busy. */
+async function forgetInKeys(c: PageCollections, byKey: Map<string, RowBase[]>): Promise<Set<string>> {
+  let waiting = [...byKey.keys()];
+  for (let n = 0; n < LEASE_TRIES && waiting.length > 0; n += 1) {
+    if (n > 0) await pause();
+    const { taken, release } = await takeLeases(c, waiting);
+    try {
+      const heads = await findByIds(c.heads, taken.map(headId));
+      await Promise.all(taken.map(async (key, k) => await forgetInKey(c, key, heads[k] ?? null, byKey.get(key)!)));
+    } finally {
+      await release();
+    }
+    waiting = waiting.filter((k) => !taken.includes(k));
+  }
+  return new Set(waiting);
+}
+
+/** One key, under its lease: the rows out of its head and the pages that cover them; then the bottom tidied. */
+async function forgetInKey(c: PageCollections, key: string, head: HeadDoc | null, rows: RowBase[]): Promise<void> {
+  if (!head) return;
+  const ids = new Set(rows.map((r) => r.i));
+  const headRows = head.e ?? []; // a head made by a bulk seal may have no `e` yet
+  const headLeft = headRows.filter((r) => !ids.has(r.i));
+  const count = head.pages;
+  let base = head.base ?? 0;
+  if (count > base) {
+    // The page whose range covers each row, and the lowest page (late rows filed there after retention, seal.ts).
+    const byPage = new Map<number, RowBase[]>();
+    const belowOf = belowReader(c, key);
+    for (const row of rows) {
+      const k = Math.max(base, await locate(c, key, posOf(row), count, belowOf));
+      (byPage.get(k) ?? byPage.set(k, []).get(k)!).push(row);
+      if (k !== base) (byPage.get(base) ?? byPage.set(base, []).get(base)!).push(row);
+    }
+    await c.sealed.bulkWrite(
+      [...byPage].map(([k, pageRows]) => ({
+        updateOne: { filter: { _id: pageId(key, k) }, update: { $pullAll: { e: pageRows } } },
+      })),
+      { ordered: false },
+    );
+    base = await dropEmptyBottom(c, key, base, count);
+  }
+  if (base >= count && headLeft.length === 0) {
+    await c.pages.deleteMany({ _id: { $in: [headId(key), directoryId(key)] } });
+    return;
+  }
+  const reset = base >= count ? { pages: 0, base: 0 } : { base };
+  if (base >= count) await c.directories.deleteOne({ _id: directoryId(key) });
+  await c.heads.updateOne({ _id: headId(key) }, { $pullAll: { e: headRows.filter((r) => ids.has(r.i)) }, $set: reset });
+}
+
+/** Deletes the key's empty sealed pages from `base` upwards; returns the new base (count when every page is gone). */
+async function dropEmptyBottom(c: PageCollections, key: string, base: number, count: number): Promise<number> {
+  let k = base;
+  for (; k < count; k += 1) {
+    const page = await readPage(c, key, k);
+    if (page && page.e.length > 0) break;
+  }
+  if (k > base) await c.sealed.deleteMany({ _id: { $in: range(base, k).map((n) => pageId(key, n)) } });
+  return k;
+}
+
+const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, n) => from + n);
+
+/** Pages an oldestRows call reads at most (a key whose oldest rows are all kept is read this far, no further). */
+const OLDEST_PAGES = 32;
+
+/**
+ * Up to `limit` rows of `key` older than `beforeMs`, oldest first, strictly after `after`: the sealed pages from the
+ * lowest left (or the page covering `after`) upwards, then the head and the journal.
+ */
+export async function oldestRows<R extends RowBase>(
+  c: PageCollections,
+  key: string,
+  beforeMs: number,
+  limit: number,
+  after?: Pos,
+): Promise<R[]> {
+  const head = await c.heads.findOne({ _id: headId(key) });
+  const count = head?.pages ?? 0;
+  const base = head?.base ?? 0;
+  const keep = (r: RowBase) => r.c.getTime() < beforeMs && (!after || cmp(posOf(r), after) > 0);
+  const out: RowBase[] = [];
+  let k = after && count > base ? Math.max(base, await locate(c, key, after, count)) : base;
+  for (let read = 0; k < count && out.length < limit && read < OLDEST_PAGES; k += 1, read += 1) {
+    const page = await readPage(c, key, k);
+    if (page?.below && page.below.c.getTime() >= beforeMs) break;
+    out.push(...(page?.e ?? []).filter(keep));
+  }
+  if (k >= count) {
+    const journal = (await c.journals.findOne({ _id: journalId(integratorOf(key)) }))?.e ?? [];
+    const suffix = key.slice(key.indexOf('|') + 1);
+    out.push(
+      ...(head?.e ?? []).filter(keep),
+      ...journal
+        .filter((e) => e.k.includes(suffix))
+        .map((e) => e.r)
+        .filter(keep),
+    );
+  }
+  const unique = new Map(out.map((r) => [r.i, r]));
+  return ([...unique.values()] as R[]).sort((a, b) => cmp(posOf(a), posOf(b))).slice(0, limit);
+}

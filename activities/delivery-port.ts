@@ -3,7 +3,7 @@
 // starts workflows (the workflows import the activities' type: that would close a circle).
 import type { PauseReason } from '../src/domain/delivery-vocabulary.js';
 import type { DeliveryDoc, SubscriptionDoc } from '../src/store/documents.js';
-import type { CampaignState } from '../workflows/recovery-messages.js';
+import type { CampaignProgress, CampaignState } from '../workflows/recovery-messages.js';
 
 export interface DeliveryPort {
   /**
@@ -21,4 +21,8 @@ export interface DeliveryPort {
   ): Promise<{ ok: true; attemptNumber: number } | { ok: false; reason: 'subscription_deleted' | 'delivery_busy' }>;
   /** The state of the campaign whose workflow has this id (the re-delivery gate asks its own). */
   campaignState(workflowId: string): Promise<CampaignState>;
+  /** A deleted subscription's pending deliveries, cancelled and their workflows told (an erasure's). */
+  cancelPending(subscription: { integratorId: string; _id: string }): Promise<number>;
+  /** Cancels a running or paused campaign (an erasure's); a campaign that has ended stays as it ended. */
+  controlCampaign(campaign: CampaignProgress, control: 'cancel'): Promise<{ ok: boolean }>;
 }

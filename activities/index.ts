@@ -11,6 +11,7 @@ import { createProbeEndpoint } from './probe-endpoint.js';
 import { createRecoveryActivities, type RecoveryDeps } from './recovery.js';
 import { createReleasePage } from './release-page.js';
 import { createRetentionActivities } from './retention.js';
+import { createErasureActivities } from './erasure.js';
 import { defaultRetentionPolicy, type RetentionPolicy } from '../src/retention/purge.js';
 import { createSigningKeyCache } from './signing-keys.js';
 import { createSubscriptionCache } from './subscription-cache.js';
@@ -87,6 +88,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createRetentionActivities({
       store: deps.store,
       policy: deps.retention ?? defaultRetentionPolicy,
+      ...(delivery ? { delivery } : {}),
+    }),
+    ...createErasureActivities({
+      store: deps.store,
+      pace: deps.retention ?? defaultRetentionPolicy,
       ...(delivery ? { delivery } : {}),
     }),
   };

@@ -4,3 +4,4 @@ export { releaseWorkflow } from './release.js';
 export { recoveryWorkflow } from './recovery.js';
 export { probeWorkflow } from './probe.js';
 export { retentionWorkflow } from './retention.js';
+export { erasureWorkflow } from './erasure.js';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { parse } from 'yaml';
 import { searchAttributeFlags } from '../../workflows/search-attributes.js';
+import { RECOMMENDED_RETENTION_SECONDS } from '../../src/temporal/namespace.js';
 import { spawnManaged, waitForPort, type Managed } from './processes.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -136,5 +137,21 @@ export async function startTemporalDev(opts: TemporalDevOptions): Promise<Manage
   for (const flag of searchAttributeFlags) args.push('--search-attribute', flag);
   const proc = spawnManaged('temporal', tools.temporal, args, { log: opts.log });
   await waitForPort(opts.port, 'the Temporal dev server', proc.child);
+  await keepClosedRuns(opts.port);
   return proc;
+}
+
+/**
+ * The dev server's `default` namespace keeps closed runs 24 h; Herald's dev server keeps them the week `herald temporal
+ * setup` sets (docs/retention.md, "Temporal's side"). The namespace may answer a moment after the port opens.
+ */
+async function keepClosedRuns(port: number): Promise<void> {
+  const args = ['operator', 'namespace', 'update', '--address', `127.0.0.1:${port}`, '--namespace', 'default'];
+  args.push('--retention', `${RECOMMENDED_RETENTION_SECONDS}s`);
+  for (let n = 0; ; n += 1) {
+    const run = spawnSync(tools.temporal, args, { encoding: 'utf8' });
+    if (run.status === 0) return;
+    if (n >= 40) throw new Error(`temporal operator namespace update failed: ${run.stderr}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }

@@ -1,4 +1,4 @@
-import { integratorsCreateCommand, integratorsGetCommand } from './commands/integrators.js';
+import { integratorsCreateCommand, integratorsEraseCommand, integratorsGetCommand } from './commands/integrators.js';
 import { eventsPublishCommand } from './commands/events-publish.js';
 import { keygenCommand } from './commands/keygen.js';
 import { keysAddCommand, keysRevokeCommand } from './commands/keys.js';
@@ -10,6 +10,7 @@ import { eventsListCommand } from './commands/events-list.js';
 import { adminDeliveryCommands } from './commands/admin-deliveries.js';
 import { temporalCommands } from './commands/temporal.js';
 import { retentionCommands } from './commands/retention.js';
+import { storageCompactCommand } from './commands/storage.js';
 import { runProgram } from './program.js';
 import type { CliCommand, CliIo, CommandSpec } from './types.js';
 
@@ -27,12 +28,14 @@ export const commands: readonly CliCommand[] = [
   keygenCommand,
   integratorsCreateCommand,
   integratorsGetCommand,
+  integratorsEraseCommand,
   keysAddCommand,
   keysRevokeCommand,
   eventsPublishCommand,
   ...adminDeliveryCommands,
   ...temporalCommands,
   ...retentionCommands,
+  storageCompactCommand,
 ];
 
 /** Runs `herald <argv…>` and resolves to the exit status: 0 done, 1 failed, 2 usage (docs/cli.md, "Exit status"). */

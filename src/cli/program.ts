@@ -18,6 +18,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   admin: 'Operator: the admin API over every integrator (admin token)',
   'admin deliveries': "Operator: every integrator's deliveries (admin token)",
   temporal: 'Operator: Temporal itself, with the TEMPORAL_* settings of the API and the worker',
+  retention: "Operator: the retention purge's Temporal Schedule, with the TEMPORAL_* settings (docs/retention.md)",
+  storage: 'Development: the embedded MongoDB-wire data folder',
 };
 
 /** A one-line account of a failure: the API's status and error code, or why the API could not be reached. */

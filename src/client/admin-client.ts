@@ -19,6 +19,16 @@ export interface IntegratorKey {
   revokedAt: string | null;
 }
 
+/** An integrator's erasure (docs/retention.md, "Erasure"). */
+export interface ErasureJob {
+  integratorId: string;
+  state: 'running' | 'completed' | 'failed';
+  step: string | null;
+  counts: Record<string, number> | null;
+  startedAt: string;
+  closedAt: string | null;
+}
+
 /** The internal admin API (`Authorization: Bearer $HERALD_ADMIN_TOKEN`), used by the CLI and by operators' tools. */
 export class HeraldAdminClient {
   readonly #base: string;
@@ -54,6 +64,13 @@ export class HeraldAdminClient {
   }
   addKey(integratorId: string, publicKey: string): Promise<IntegratorKey> {
     return this.request('POST', `/internal/v1/integrators/${encodeURIComponent(integratorId)}/keys`, { publicKey });
+  }
+  /** Starts the integrator's erasure, or answers the one it has (idempotent). */
+  eraseIntegrator(id: string): Promise<ErasureJob> {
+    return this.request('DELETE', `/internal/v1/integrators/${encodeURIComponent(id)}`);
+  }
+  getErasure(id: string): Promise<ErasureJob> {
+    return this.request('GET', `/internal/v1/integrators/${encodeURIComponent(id)}/erasure`);
   }
   revokeKey(integratorId: string, keyId: string): Promise<void> {
     return this.request(

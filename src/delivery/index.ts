@@ -5,3 +5,4 @@ export type { IngestVerdict } from './ingest.js';
 export type { CampaignControl, CampaignRequest } from './recovery-campaign.js';
 export { WorkflowUnansweredError } from './workflow-answer.js';
 export type { PauseVerdict } from './subscription-pause.js';
+export type { ErasureJob } from './erasure.js';

@@ -6,6 +6,7 @@ import type { EventPayloadFields } from '../domain/event-payload.js';
 import type { DeliveryDoc, SubscriptionDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import { createAutoPause } from './auto-pause.js';
+import { readErasure, startErasure } from './erasure.js';
 import { openCampaign } from './campaign-admission.js';
 import { cancelDelivery } from './cancel-delivery.js';
 import { cancelPendingDeliveries } from './cancel-pending.js';
@@ -37,6 +38,7 @@ export interface DeliveryServiceDeps {
     | 'HERALD_RESUME_RATE'
     | 'HERALD_HEALTH_PROBE_SECONDS'
     | 'HERALD_WORKFLOW_ANSWER_MS'
+    | 'HERALD_ERASURE_GRACE_SECONDS'
   >;
   /**
    * The client of the API's in-process worker while it runs (src/temporal/api-worker.ts), else null: the hand-off's
@@ -92,6 +94,9 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
     controlCampaign: (campaign: CampaignProgress, control: CampaignControl) =>
       controlCampaign(campaigns, campaign, control),
     campaignState: (workflowId: string) => campaignStateOf(campaigns, workflowId),
+    /** DELETE /internal/v1/integrators/{id}: its erasure started, or the one it has (src/delivery/erasure.ts). */
+    erase: (integratorId: string) => startErasure(campaigns, integratorId, config.HERALD_ERASURE_GRACE_SECONDS * 1000),
+    erasure: (integratorId: string) => readErasure(campaigns, integratorId),
   };
 }
 

@@ -10,6 +10,15 @@ const TERMINAL: ReadonlySet<string> = new Set(terminalStatuses);
 /** Attempt entries looked for by `_id` when a delivery's count is unknown (its document went first). */
 const ORPHAN_ATTEMPTS = 16;
 
+/**
+ * What a pass deletes: with `erase`, everything of the integrator it walks (an erasure, after its live work was
+ * cancelled); otherwise what ended before `cutoff` (retention).
+ */
+export interface PurgeRule {
+  cutoff: Date;
+  erase?: boolean;
+}
+
 export interface ItemCounts {
   deliveries: number;
   attempts: number;
@@ -17,23 +26,20 @@ export interface ItemCounts {
 }
 
 /** Deletes `{_id: {$in}}` (plus `extra`) a chunk at a time (the embedded server pushes each chunk down by `_id`). */
-async function deleteByIds(db: Db, name: string, ids: readonly string[], extra: object = {}): Promise<number> {
+export async function deleteByIds(db: Db, name: string, ids: readonly string[], extra: object = {}): Promise<number> {
   let deleted = 0;
-  for (let n = 0; n < ids.length; n += MAX_IDS_PER_FIND)
-    deleted += (
-      await db
-        .collection<{ _id: string }>(name)
-        .deleteMany({ _id: { $in: ids.slice(n, n + MAX_IDS_PER_FIND) }, ...extra })
-    ).deletedCount;
+  for (let n = 0; n < ids.length; n += MAX_IDS_PER_FIND) {
+    const chunk = ids.slice(n, n + MAX_IDS_PER_FIND);
+    deleted += (await db.collection<{ _id: string }>(name).deleteMany({ _id: { $in: chunk }, ...extra })).deletedCount;
+  }
   return deleted;
 }
 
 /**
- * One batch of a walk's delivery rows: each delivery that ended before `cutoff` is deleted with its attempts (the
- * delete repeats the condition, so a delivery a manual retry re-opened meanwhile stays), then its listing rows. A row
+ * One batch of a walk's delivery rows: each delivery that ended before the cutoff is deleted (the delete repeats the
+ * condition, so a delivery a manual retry re-opened meanwhile stays), then its attempts and its listing rows. A row
  * whose delivery is gone and whose event is gone too (a run that stopped half-way) loses its rows as well; one whose
- * event is still stored may name a delivery whose run has not stored it yet, and stays. Attempts go after their
- * delivery. Answers the counts and the
+ * event is still stored may name a delivery whose run has not stored it yet, and stays. Answers the counts and the
  * events of the deleted deliveries (each may now be purgeable).
  */
 export async function purgeDeliveries(
@@ -41,46 +47,23 @@ export async function purgeDeliveries(
   listing: RetentionListing,
   integratorId: string,
   rows: readonly DeliveryRow[],
-  cutoff: Date,
+  rule: PurgeRule,
 ): Promise<ItemCounts & { eventIds: string[] }> {
   const deliveries = db.collection<DeliveryDoc>('deliveries');
-  const docs = await findByIds(
-    deliveries,
-    rows.map((r) => r.i),
-    {
-      projection: { status: 1, updatedAt: 1, attemptCount: 1 },
-    },
-  );
-  const expired = rows.filter((_, n) => {
-    const d = docs[n];
-    return d !== null && d !== undefined && TERMINAL.has(d.status) && d.updatedAt < cutoff;
-  });
+  const ids = rows.map((r) => r.i);
+  const docs = await findByIds(deliveries, ids, { projection: { status: 1, updatedAt: 1, attemptCount: 1 } });
+  const ended = (d: (typeof docs)[number]) => !!d && TERMINAL.has(d.status) && d.updatedAt < rule.cutoff;
+  const expired = rows.filter((_, n) => docs[n] && (rule.erase || ended(docs[n])));
+  const condition = rule.erase ? {} : { status: { $in: [...terminalStatuses] }, updatedAt: { $lt: rule.cutoff } };
   const deleted = await deleteByIds(
     db,
     'deliveries',
     expired.map((r) => r.i),
-    { status: { $in: [...terminalStatuses] }, updatedAt: { $lt: cutoff } },
+    condition,
   );
-  const gone =
-    deleted === expired.length
-      ? expired
-      : await (async () => {
-          const still = await findByIds(
-            deliveries,
-            expired.map((r) => r.i),
-            { projection: { _id: 1 } },
-          );
-          return expired.filter((_, n) => !still[n]);
-        })();
+  const gone = deleted === expired.length ? expired : await notStored(db, 'deliveries', expired);
   const missing = rows.filter((_, n) => !docs[n]);
-  const eventsOfMissing = await findByIds(
-    db.collection<EventDoc>('events'),
-    missing.map((r) => r.e),
-    {
-      projection: { _id: 1 },
-    },
-  );
-  const orphans = missing.filter((_, n) => !eventsOfMissing[n]);
+  const orphans = rule.erase ? missing : await notStored(db, 'events', missing, 'e');
   // Attempts after their delivery (a crash in between leaves a few entries by `_id`, never a delivery without them);
   // an orphan's count is unknown: its first attempts' ids are deleted, which a run that stopped half-way left.
   const countOf = new Map(rows.map((r, n) => [r.i, docs[n]?.attemptCount ?? ORPHAN_ATTEMPTS]));
@@ -95,9 +78,25 @@ export async function purgeDeliveries(
   return { deliveries: deleted, attempts, events: 0, eventIds: [...new Set(gone.map((r) => r.e))] };
 }
 
+/** The rows whose document (`_id` = `r[field]`) is not stored. */
+async function notStored<R extends DeliveryRow>(
+  db: Db,
+  name: 'deliveries' | 'events',
+  rows: readonly R[],
+  field: 'i' | 'e' = 'i',
+): Promise<R[]> {
+  const found = await findByIds(
+    db.collection<{ _id: string }>(name),
+    rows.map((r) => r[field]),
+    { projection: { _id: 1 } },
+  );
+  return rows.filter((_, n) => !found[n]);
+}
+
 /**
- * Events among a walk's rows and `moreIds` (the events of deliveries just deleted) created before `cutoff` that no
- * stored delivery names: deleted, then their listing rows (a row whose event is already gone loses them too).
+ * Events among a walk's rows and `moreIds` (the events of deliveries just deleted) created before the cutoff that no
+ * stored delivery names (with `erase`, all of them): deleted, then their listing rows (a row whose event is already
+ * gone loses them too).
  */
 export async function purgeEvents(
   db: Db,
@@ -105,17 +104,21 @@ export async function purgeEvents(
   integratorId: string,
   rows: readonly EventRow[],
   moreIds: readonly string[],
-  cutoff: Date,
+  rule: PurgeRule,
 ): Promise<ItemCounts> {
   const byId = new Map<string, EventRow | null>(rows.map((r) => [r.i, r]));
   for (const id of moreIds) if (!byId.has(id)) byId.set(id, null);
   const ids = [...byId.keys()];
   const docs = await findByIds(db.collection<EventDoc>('events'), ids);
-  const old = docs.filter((d): d is EventDoc => d !== null && d.integratorId === integratorId && d.createdAt < cutoff);
-  const delivered = await listing.eventsWithDeliveries(
-    integratorId,
-    old.map((d) => d._id),
+  const old = docs.filter(
+    (d): d is EventDoc => d !== null && d.integratorId === integratorId && (rule.erase || d.createdAt < rule.cutoff),
   );
+  const delivered = rule.erase
+    ? new Set<string>()
+    : await listing.eventsWithDeliveries(
+        integratorId,
+        old.map((d) => d._id),
+      );
   const purgeable = old.filter((d) => !delivered.has(d._id));
   const events = await deleteByIds(
     db,

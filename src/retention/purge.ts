@@ -1,11 +1,9 @@
 // The retention purge (docs/retention.md): what Herald keeps no longer than HERALD_RETENTION, deleted in bounded
 // batches by `_id` with a pause between them, walking each integrator's deliveries and events oldest first.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store/index.js';
-import { posOf, type Pos, type RowBase } from '../store/pages/index.js';
-import type { Walk } from '../store/listing/index.js';
 import { campaignFloors, type CampaignStateOf } from './campaign-floors.js';
-import { purgeDeliveries, purgeEvents, type ItemCounts } from './purge-items.js';
+import { purgeIntegrator } from './purge-integrator.js';
+import type { ItemCounts } from './purge-items.js';
 import { purgeSubscriptions } from './purge-subscriptions.js';
 
 export interface RetentionPolicy {
@@ -94,19 +92,7 @@ export async function purgeExpired(deps: PurgeDeps, policy: RetentionPolicy): Pr
   const { floors, ended } = await campaignFloors(store.db, cutoff, deps.campaignState);
   report.campaigns = ended;
 
-  /** Walks `walk` from its oldest row, a batch at a time; false when the budget ran out first. */
-  async function walkAll<R extends RowBase>(walk: Walk<R>, cut: Date, purge: (rows: R[]) => Promise<void>) {
-    let after: Pos | undefined;
-    for (;;) {
-      if (Date.now() >= deadline) return false;
-      const rows = await walk.next(cut, policy.batch, after);
-      if (rows.length === 0) return true;
-      await purge(rows);
-      after = posOf(rows.at(-1)!);
-      await sleep(policy.pauseMs);
-    }
-  }
-
+  const pace = { batch: policy.batch, pauseMs: policy.pauseMs, deadline };
   const integrators = await store.db
     .collection<{ _id: string }>('integrators')
     .find({}, { projection: { _id: 1 } })
@@ -114,21 +100,8 @@ export async function purgeExpired(deps: PurgeDeps, policy: RetentionPolicy): Pr
     .toArray();
   for (const integratorId of integrators) {
     const floor = floors.get(integratorId);
-    const cut = floor && floor < cutoff ? floor : cutoff;
-    const walks = await store.retention.walks(integratorId);
-    const done = await walkAll(walks.deliveries, cut, async (rows) => {
-      const { eventIds, ...counts } = await purgeDeliveries(store.db, store.retention, integratorId, rows, cut);
-      add(counts);
-      if (eventIds.length > 0) add(await purgeEvents(store.db, store.retention, integratorId, [], eventIds, cut));
-    });
-    let eventsDone = done;
-    for (const walk of walks.events)
-      eventsDone =
-        eventsDone &&
-        (await walkAll(walk, cut, async (rows) =>
-          add(await purgeEvents(store.db, store.retention, integratorId, rows, [], cut)),
-        ));
-    if (!eventsDone) return { ...report, more: true };
+    const rule = { cutoff: floor && floor < cutoff ? floor : cutoff };
+    if (!(await purgeIntegrator(store, integratorId, rule, pace, add))) return { ...report, more: true };
   }
   const subscriptions = await purgeSubscriptions(store.db, cutoff, policy.batch, deadline);
   return { ...report, ...subscriptions };

@@ -6,6 +6,8 @@ export interface IntegratorDoc {
   _id: string;
   name: string;
   createdAt: Date;
+  /** Set when its erasure began (docs/retention.md, "Erasure"): it is unknown from then on. */
+  erasingAt?: Date;
 }
 
 export interface IntegratorKeyDoc {
@@ -16,6 +18,9 @@ export interface IntegratorKeyDoc {
   createdAt: Date;
   revokedAt: Date | null;
 }
+
+/** How long ingestion trusts that an integrator exists: an erasure waits longer before it erases (workflows/erasure.ts). */
+export const KNOWN_FOR_MS = 10_000;
 
 /** The key directory's reads give up after this long: a stuck one must not hold every later refresh. */
 const REFRESH_MAX_MS = 10_000;
@@ -28,8 +33,8 @@ export class DuplicateKeyError extends Error {
 export function createIntegratorsRepo(db: Db) {
   const integrators = db.collection<IntegratorDoc>('integrators');
   const keys = db.collection<IntegratorKeyDoc>('integrator_keys');
-  /** Integrators seen to exist. Integrators are never deleted, so a positive answer never goes stale. */
-  const known = new Set<string>();
+  /** Integrators seen to exist, until when that answer holds (an erasure makes an integrator unknown). */
+  const known = new Map<string, number>();
 
   return {
     async create(name: string): Promise<IntegratorDoc> {
@@ -46,12 +51,33 @@ export function createIntegratorsRepo(db: Db) {
       return (await integrators.countDocuments({ _id: id }, { limit: 1 })) > 0;
     },
 
-    /** exists(), answered from memory once true (ingestion asks it for every event). */
-    async known(id: string): Promise<boolean> {
-      if (known.has(id)) return true;
-      if (!(await integrators.findOne({ _id: id }, { projection: { _id: 1 } }))) return false;
-      if (known.size < 100_000) known.add(id);
+    /**
+     * Whether it exists and is not being erased, answered from memory for KNOWN_FOR_MS once true (ingestion asks it for
+     * every event).
+     */
+    async known(id: string, now = Date.now()): Promise<boolean> {
+      if ((known.get(id) ?? 0) > now) return true;
+      const doc = await integrators.findOne({ _id: id }, { projection: { _id: 1, erasingAt: 1 } });
+      if (!doc || doc.erasingAt) return false;
+      if (known.size >= 100_000) known.clear();
+      known.set(id, now + KNOWN_FOR_MS);
       return true;
+    },
+
+    /** Marks it erasing (unknown to ingestion from now on) and revokes its keys; answers false when it is gone. */
+    async beginErasure(id: string, at = new Date()): Promise<boolean> {
+      const marked = await integrators.updateOne({ _id: id }, { $set: { erasingAt: at } });
+      await keys.updateMany({ integratorId: id, revokedAt: null }, { $set: { revokedAt: at } });
+      return marked.matchedCount > 0;
+    },
+
+    /**
+     * Deletes it: the last step of its erasure. Its request-signing keys stay, revoked (public keys, never personal
+     * data): every API instance's key directory learns of a revocation from the record, and a revoked key can never be
+     * registered again.
+     */
+    async erase(id: string): Promise<void> {
+      await integrators.deleteOne({ _id: id });
     },
 
     async listKeys(integratorId: string): Promise<IntegratorKeyDoc[]> {

@@ -32,7 +32,12 @@ describe('the operations of one delivery', () => {
     // Ingests of one integrator at once raised from 2 to 16, so the burst reaches the API together.
     s = await startDeliveryStack({
       monitorCommands: true,
-      env: { HERALD_INGEST_CONCURRENCY: '16', HERALD_INGEST_CONCURRENCY_PER_INTEGRATOR: '16' },
+      // The burst is admitted whole however slow the machine (shedding has tests of its own: events-ingest-gate).
+      env: {
+        HERALD_INGEST_CONCURRENCY: '16',
+        HERALD_INGEST_CONCURRENCY_PER_INTEGRATOR: '16',
+        HERALD_INGEST_WAIT_MS: '60000',
+      },
     });
     watcher = await new MongoClient(s.workerConfig.MONGODB_URL).connect();
     const record = (side: 'api' | 'worker') => (e: CommandStartedEvent) => {

@@ -19,6 +19,7 @@ const DAY = 86_400;
 interface Report {
   namespace: string;
   retentionSeconds: number;
+  retentionRaised?: boolean;
   ready?: boolean;
   namespaceCreated?: boolean;
   searchAttributes: Record<string, string[]>;
@@ -61,9 +62,12 @@ describe('herald temporal setup', { timeout: 120_000 }, () => {
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual(parse(first.stdout).searchAttributes, { created: names, alreadyRegistered: [] });
     assert.equal(parse(first.stdout).namespaceCreated, false);
+    // The one-day retention is raised to the week (the dev server's too: cli-temporal.test.ts).
+    assert.deepEqual([parse(first.stdout).retentionRaised, parse(first.stdout).retentionSeconds], [true, 7 * DAY]);
 
     const second = await cli(env(namespace), ['temporal', 'setup']);
     assert.equal(second.code, 0, second.stderr);
+    assert.equal(parse(second.stdout).retentionRaised, false);
     assert.deepEqual(parse(second.stdout).searchAttributes, { created: [], alreadyRegistered: names });
 
     const ready = await cli(env(namespace), ['temporal', 'check']);

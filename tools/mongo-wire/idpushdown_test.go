@@ -42,7 +42,7 @@ func startFerretDB(t *testing.T, dir string) *wireclient.Conn {
 		Listener:  ferretdb.ListenerConfig{Unix: socket},
 		Logger:    slog.New(slog.DiscardHandler),
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/",
+		SQLiteURL: sqliteURL(dir), // as the launcher opens them
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,8 @@
 // GOGC 400 with a 1 GiB soft memory limit (the collector runs a quarter as often; the limit makes it run as before once
 // the heap nears 1 GiB), no memory-profile sampling, and ferretdb-untracked.patch drops the leak tracking. The decoding
 // itself is patched too (ferretdb-sjson-fast*.patch): stored documents are read in one pass instead of once per
-// nesting level, with FerretDB's own decoder for anything the fast one does not take (README).
+// nesting level, with FerretDB's own decoder for anything the fast one does not take (README). Databases it creates
+// give freed pages back to the file system, and -compact converts an old folder (vacuum.go).
 package main
 
 import (
@@ -42,6 +43,9 @@ func main() {
 	serialize := flag.Bool("serialize-updates", true, "run one update, findAndModify or delete per collection at a time (serialize.go; false: only to reproduce lost updates)")
 	gcPercent := flag.Int("gc-percent", 400, "the collector's GOGC (the GOGC variable, when set, wins)")
 	memoryLimit := flag.Int64("memory-limit-mb", 1024, "soft memory limit of the Go runtime in MiB (GOMEMLIMIT, when set, wins; 0: none)")
+	vacuumEvery := flag.Duration("vacuum-every", 10*time.Second, "how often free pages are returned to the file system (vacuum.go; 0: never)")
+	vacuumMinFree := flag.Int("vacuum-min-free-pages", 256, "free pages (4 KiB) a database file holds before they are returned")
+	compact := flag.Bool("compact", false, "rewrite the folder's databases in incremental auto-vacuum mode, returning their free pages, then exit (the folder must not be served)")
 	flag.Parse()
 	tuneRuntime(*gcPercent, *memoryLimit)
 
@@ -55,6 +59,21 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+
+	if *compact {
+		if err := compactFolder(ctx, dir); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	lock, err := lockFolder(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer lock.Close()
+	if *vacuumEvery > 0 {
+		go vacuumLoop(ctx, dir, *vacuumEvery, *vacuumMinFree)
+	}
 
 	if *idIndex {
 		// Before the listener opens: an existing data folder is fully indexed before the first query.
@@ -81,10 +100,8 @@ func main() {
 		Listener: listener,
 		Handler:  "sqlite",
 		// slog's default output and level, with attributes formatted only for records written (lazylog.go).
-		Logger: newLazyLogger(slog.Default().Handler()),
-		// BEGIN IMMEDIATE: an update (read, then write) waits on the busy handler instead of failing at once with
-		// SQLITE_BUSY when another writer holds the lock; synchronous=normal is the WAL setting SQLite recommends.
-		SQLiteURL: "file:" + dir + "/?_txlock=immediate&_pragma=synchronous(normal)",
+		Logger:    newLazyLogger(slog.Default().Handler()),
+		SQLiteURL: sqliteURL(dir),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -122,6 +139,18 @@ func main() {
 	}
 	ln.Close()
 	<-ran
+}
+
+// sqliteURL is how FerretDB opens the folder's databases, its pragmas run in this order on every new connection.
+// busy_timeout first (FerretDB adds its own, 10 s, after the others when none is given): the auto_vacuum pragma then
+// waits for a writer instead of failing at once with SQLITE_BUSY. BEGIN IMMEDIATE: an update (read, then write) waits
+// on the busy handler instead of failing at once when another writer holds the lock; synchronous=normal is
+// the WAL setting SQLite recommends; auto_vacuum incremental: a database created now gives freed pages back
+// (vacuum.go; FerretDB's default is none); journal_size_limit: the write-ahead log shrinks back to 64 MiB after a
+// checkpoint that outgrew it.
+func sqliteURL(dir string) string {
+	return "file:" + dir + "/?_txlock=immediate&_pragma=busy_timeout(10000)&_pragma=auto_vacuum(incremental)" +
+		"&_pragma=synchronous(normal)&_pragma=journal_size_limit(67108864)"
 }
 
 // tuneRuntime sets the collector's percentage and soft memory limit unless the environment set them (GOGC, GOMEMLIMIT).

@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { InvalidKeyError, parsePublicKeyHex } from '../../crypto/p256.js';
 import { DuplicateKeyError, type IntegratorDoc, type IntegratorKeyDoc } from '../../store/integrators-repo.js';
 import { badRequest, conflict, errorResponses, notFound } from '../errors.js';
+import type { ErasureJob } from '../../delivery/index.js';
 import {
   addKeyBody,
   createIntegratorBody,
+  erasureJob,
   integrator,
   integratorKey,
   integratorParams,
@@ -26,7 +28,13 @@ export const keyOut = (doc: IntegratorKeyDoc) => ({
   revokedAt: doc.revokedAt?.toISOString() ?? null,
 });
 
-/** Operators register integrators and their request-signing keys (admin bearer token). */
+const jobOut = (job: ErasureJob) => ({
+  ...job,
+  startedAt: job.startedAt.toISOString(),
+  closedAt: job.closedAt?.toISOString() ?? null,
+});
+
+/** Operators register integrators and their request-signing keys, and erase them (admin bearer token). */
 export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
   const repo = app.store.integrators;
 
@@ -106,6 +114,50 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!revoked) throw notFound();
       app.authKeys.changedHere(revoked);
       return await reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/internal/v1/integrators/:integratorId',
+    {
+      schema: {
+        tags,
+        summary: 'Erase an integrator: a job to poll',
+        description:
+          'Revokes its keys, refuses its events, cancels its pending deliveries and campaigns, then erases its ' +
+          'events, deliveries, attempts, subscriptions with their signing keys, listing rows and finally the ' +
+          'integrator (docs/retention.md, "Erasure"). 202 with the job when this request started it, 200 with the ' +
+          'job already started (running or done: idempotent); poll GET …/erasure (Location). 404 when there is ' +
+          'neither the integrator nor an erasure of it.',
+        params: integratorParams,
+        response: { 200: erasureJob, 202: erasureJob, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.integratorId;
+      const started = await app.deliveryService.erase(id);
+      if (!started) throw notFound();
+      return await reply
+        .code(started.created ? 202 : 200)
+        .header('location', `/internal/v1/integrators/${id}/erasure`)
+        .send(jobOut(started.job));
+    },
+  );
+
+  app.get(
+    '/internal/v1/integrators/:integratorId/erasure',
+    {
+      schema: {
+        tags,
+        summary: "An integrator's erasure: its state, step and counts",
+        params: integratorParams,
+        response: { 200: erasureJob, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const job = await app.deliveryService.erasure(request.params.integratorId);
+      if (!job) throw notFound();
+      return jobOut(job);
     },
   );
 };

@@ -48,3 +48,31 @@ export const keyParams = z.strictObject({ integratorId: uuid, keyId: uuid });
 export const credential = z
   .object({ integratorId: uuid, keyId: uuid, publicKey: publicKeyOut })
   .meta({ id: 'Credential' });
+
+const count = z.int().min(0);
+
+/** DELETE /internal/v1/integrators/{id}: the erasure it started or found (docs/retention.md, "Erasure"). */
+export const erasureJob = z
+  .object({
+    integratorId: uuid,
+    state: z.enum(['running', 'completed', 'failed']),
+    step: z
+      .enum(['revoking', 'cancelling', 'waiting', 'erasing history', 'erasing records', 'done'])
+      .nullable()
+      .describe('where it is; null while no worker answered, or once it failed'),
+    counts: z
+      .object({
+        deliveries: count,
+        attempts: count,
+        events: count,
+        subscriptions: count,
+        signingKeys: count,
+        campaigns: count,
+        cancelledDeliveries: count,
+      })
+      .nullable()
+      .describe('what it erased so far; null while no worker answered, or once it failed'),
+    startedAt: dateTime,
+    closedAt: dateTime.nullable(),
+  })
+  .meta({ id: 'ErasureJob' });

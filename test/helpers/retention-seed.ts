@@ -19,7 +19,7 @@ export interface Seeded {
   deliveries: { doc: DeliveryDoc; fate: Kept }[];
 }
 
-function delivery(e: EventDoc, sub: string, over: Partial<DeliveryDoc>): DeliveryDoc {
+export function delivery(e: EventDoc, sub: string, over: Partial<DeliveryDoc>): DeliveryDoc {
   return {
     _id: randomUUID(),
     integratorId: e.integratorId,

@@ -13,7 +13,7 @@ import type { SubscriptionDoc } from '../../src/store/documents.js';
 import { createStore } from '../../src/store/index.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { seedDoc } from '../helpers/events.js';
-import { DAY, idsOf, seed, walk, type Seeded } from '../helpers/retention-seed.js';
+import { DAY, delivery, idsOf, seed, walk, type Seeded } from '../helpers/retention-seed.js';
 
 const sizes = { pageRows: 16, sealAt: 8, sealEvery: 4 };
 const policy: RetentionPolicy = { retentionMs: DAY, batch: 40, pauseMs: 0, budgetMs: 120_000 };
@@ -167,6 +167,26 @@ describe('the retention purge', () => {
           held._id,
         ),
       );
+    });
+
+    it(`${layout}: an event delivered to more subscriptions than a page head holds stays while one is pending`, async () => {
+      const store = createStore(db, { listingLayout: layout, pageSizes: sizes });
+      const integratorId = randomUUID();
+      await db.collection<{ _id: string }>('integrators').insertOne({ _id: integratorId } as never);
+      const event = seedDoc({ integratorId, createdAt: new Date(now - 2 * DAY) }, 1);
+      // Twelve deliveries (more than sealAt, 8: the event's key has sealed pages), the last one still pending.
+      const many = Array.from({ length: 12 }, (_, k) =>
+        delivery(event, randomUUID(), k === 11 ? { status: 'pending', held: true } : {}),
+      );
+      await store.events.insertMany([event]);
+      await store.deliveries.insertMany(many);
+      const report = await purgeExpired({ store, now: () => new Date(now) }, policy);
+      assert.equal(report.deliveries, 11);
+      assert.ok(
+        await db.collection('events').findOne({ _id: event._id as never }),
+        'the event a pending delivery needs',
+      );
+      assert.ok(await db.collection('deliveries').findOne({ _id: many[11]!._id as never }));
     });
 
     it(`${layout}: a run that stopped after deleting documents is finished by the next run`, async () => {

@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -41,14 +42,24 @@ func vacuumFile(ctx context.Context, file string, minFree int) (int, error) {
 	}
 	returned := 0
 	for free > 0 {
-		step := min(free, vacuumStepPages)
-		if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA incremental_vacuum(%d)", step)); err != nil {
+		// One step of the statement returns one page: read it to its end (Exec would step it once).
+		rows, err := db.QueryContext(ctx, fmt.Sprintf("PRAGMA incremental_vacuum(%d)", min(free, vacuumStepPages)))
+		if err != nil {
 			return returned, err
 		}
-		returned += step
+		for rows.Next() {
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return returned, err
+		}
+		before := free
 		if err := db.QueryRowContext(ctx, "PRAGMA freelist_count").Scan(&free); err != nil {
 			return returned, err
 		}
+		if free >= before {
+			return returned, nil // nothing returned: another writer keeps freeing pages, or none can move
+		}
+		returned += before - free
 	}
 	return returned, nil
 }

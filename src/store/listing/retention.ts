@@ -6,6 +6,7 @@ import {
   headId,
   journalId,
   oldestRows,
+  pageId,
   type ForgetRow,
   type PageCollections,
   type Pos,
@@ -49,8 +50,15 @@ export function retentionOnPages(c: PageCollections, db: Db): RetentionListing {
       // An event's deliveries are the rows of its own key (a head, never sealed), and its journal entries.
       const keys = eventIds.map((id) => eventDeliveriesKey(integratorId, id));
       const heads = await findByIds(c.heads, keys.map(headId));
+      // An event delivered to more subscriptions than a head holds has sealed pages too (rare): read them as well.
+      const pageIds = heads.flatMap((h, n) =>
+        Array.from({ length: Math.max(0, (h?.pages ?? 0) - (h?.base ?? 0)) }, (_, k) =>
+          pageId(keys[n]!, (h?.base ?? 0) + k),
+        ),
+      );
+      const pages = pageIds.length > 0 ? await findByIds(c.sealed, pageIds) : [];
       const journal = (await c.journals.findOne({ _id: journalId(integratorId) }))?.e ?? [];
-      const rows = [...heads.flatMap((h) => h?.e ?? []), ...journal.map((e) => e.r)] as DeliveryRow[];
+      const rows = [...[...heads, ...pages].flatMap((d) => d?.e ?? []), ...journal.map((e) => e.r)] as DeliveryRow[];
       const wanted = new Set(eventIds);
       const ids = rows.filter((r) => wanted.has(r.e)).map((r) => r.i);
       const stored = await findByIds(deliveries, ids, { projection: { eventId: 1 } });

@@ -9,7 +9,7 @@ export { keyReader, readKey, type KeyQuery, type PagedRow, type ReaderStop } fro
 export { forgetRows, oldestRows, type ForgetRow } from './forget.js';
 
 // The steps of filing and their documents' ids, for tests that stage a crash between steps or count their commands.
-export { directoryId, headId, journalId } from './documents.js';
+export { directoryId, headId, journalId, pageId } from './documents.js';
 export { addToHead, writeUpserts } from './heads.js';
 export { journalDue, journalRows, moveJournal } from './journal.js';
 export { fileIntoPages, seal } from './seal.js';

@@ -114,7 +114,10 @@ describe('a stalled DNS zone of one integrator (issue 42)', () => {
         `creates of A stalled; ${servedA.length} creates of A answered 400 in at most ${slowestA.toFixed(0)} ms`,
     );
     assert.equal(inFlightAtEnd, IN_FLIGHT_OF_A, "A's creates were all in flight while B's ran");
-    assert.ok(loaded <= unloaded + 100, `B's p99 ${loaded.toFixed(1)} ms vs ${unloaded.toFixed(1)} ms alone`);
+    // Held by A's stalled lookups, B's creates would wait out the resolver's bound (RESOLVE_BOUND_MS, seconds); a second's
+    // margin keeps the check to that, not to the shared machine's noise (the fresh-clone runs saw +100 to +122 ms; the
+    // figure itself is the neighbours bench's, docs/benchmarks.md).
+    assert.ok(loaded <= unloaded + 1_000, `B's p99 ${loaded.toFixed(1)} ms vs ${unloaded.toFixed(1)} ms alone`);
     assert.equal(servedA.length, nameOfA);
     // The bound covers a lookup's wait for its integrator's turn too: without that, most of A's would take far longer.
     assert.ok(slowestA < RESOLVE_BOUND_MS + 1_000, `A's slowest create took ${slowestA.toFixed(0)} ms`);

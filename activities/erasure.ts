@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { CampaignProgressDoc } from '../src/store/campaign-progress-repo.js';
 import type { SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
@@ -6,6 +5,7 @@ import { eraseRecords, type RecordCounts } from '../src/retention/erase-records.
 import { purgeIntegrator } from '../src/retention/purge-integrator.js';
 import type { ItemCounts } from '../src/retention/purge-items.js';
 import type { DeliveryPort } from './delivery-port.js';
+import { currentHeartbeat } from './keep-alive.js';
 
 export interface ErasureDeps {
   readonly store: Store;
@@ -17,14 +17,6 @@ export interface ErasureDeps {
 
 /** How long one eraseHistory call works before it answers `more`. */
 const CALL_BUDGET_MS = 60_000;
-
-const heartbeat = (): void => {
-  try {
-    Context.current().heartbeat();
-  } catch {
-    // not in an activity
-  }
-};
 
 /** The erasure workflow's steps (workflows/erasure.ts), each idempotent. */
 export function createErasureActivities(deps: ErasureDeps) {
@@ -43,11 +35,12 @@ export function createErasureActivities(deps: ErasureDeps) {
         .collection<SubscriptionDoc>('subscriptions')
         .find({ integratorId }, { projection: { _id: 1 } })
         .toArray();
+      const heartbeat = currentHeartbeat();
       let deliveries = 0;
       for (const { _id } of subscriptions) {
         await store.subscriptions.softDelete(integratorId, _id);
         deliveries += await delivery.cancelPending({ integratorId, _id });
-        heartbeat();
+        heartbeat?.();
       }
       const live = await store.db
         .collection<CampaignProgressDoc>('campaign_progress')
@@ -59,6 +52,7 @@ export function createErasureActivities(deps: ErasureDeps) {
 
     /** Deletes its deliveries, attempts and events with their listing rows, for about a minute; `more` if not done. */
     async eraseHistory(integratorId: string): Promise<ItemCounts & { more: boolean }> {
+      const heartbeat = currentHeartbeat();
       const counts: ItemCounts = { deliveries: 0, attempts: 0, events: 0 };
       const done = await purgeIntegrator(
         store,
@@ -69,7 +63,7 @@ export function createErasureActivities(deps: ErasureDeps) {
           counts.deliveries += c.deliveries;
           counts.attempts += c.attempts;
           counts.events += c.events;
-          heartbeat();
+          heartbeat?.();
         },
       );
       return { ...counts, more: !done };

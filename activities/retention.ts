@@ -1,7 +1,7 @@
-import { Context } from '@temporalio/activity';
 import { purgeExpired, type PurgeReport, type RetentionPolicy } from '../src/retention/purge.js';
 import type { Store } from '../src/store/index.js';
 import type { DeliveryPort } from './delivery-port.js';
+import { currentHeartbeat } from './keep-alive.js';
 
 export interface RetentionDeps {
   readonly store: Store;
@@ -10,22 +10,19 @@ export interface RetentionDeps {
   readonly delivery?: Pick<DeliveryPort, 'campaignState'>;
 }
 
-/** A heartbeat after each batch, when called inside an activity (tests call it alone). */
-function heartbeat(): void {
-  try {
-    Context.current().heartbeat();
-  } catch {
-    // not in an activity
-  }
-}
-
 /** The retention workflow's activity: one budgeted pass of the purge (src/retention/purge.ts). */
 export function createRetentionActivities(deps: RetentionDeps) {
   const campaignState = deps.delivery && ((id: string) => deps.delivery!.campaignState(id));
   return {
     async purgeExpired(): Promise<PurgeReport> {
+      // A heartbeat after each batch, inside a worker (tests call the activity alone).
+      const heartbeat = currentHeartbeat();
       return await purgeExpired(
-        { store: deps.store, progress: heartbeat, ...(campaignState ? { campaignState } : {}) },
+        {
+          store: deps.store,
+          ...(heartbeat ? { progress: heartbeat } : {}),
+          ...(campaignState ? { campaignState } : {}),
+        },
         deps.policy,
       );
     },

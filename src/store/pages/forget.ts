@@ -9,6 +9,7 @@ import {
   locate,
   pageId,
   readPage,
+  suffixOf,
   type HeadDoc,
   type PageCollections,
 } from './documents.js';
@@ -162,7 +163,7 @@ export async function oldestRows<R extends RowBase>(
   }
   if (k >= count) {
     const journal = (await c.journals.findOne({ _id: journalId(integratorOf(key)) }))?.e ?? [];
-    const suffix = key.slice(key.indexOf('|') + 1);
+    const suffix = suffixOf(key);
     out.push(
       ...(head?.e ?? []).filter(keep),
       ...journal

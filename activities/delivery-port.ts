@@ -23,6 +23,8 @@ export interface DeliveryPort {
   campaignState(workflowId: string): Promise<CampaignState>;
   /** A deleted subscription's pending deliveries, cancelled and their workflows told (an erasure's). */
   cancelPending(subscription: { integratorId: string; _id: string }): Promise<number>;
+  /** Cancels one pending delivery and tells its run (a subject's erasure); `ok` false when it had ended. */
+  cancel(delivery: DeliveryDoc): Promise<{ ok: boolean }>;
   /** Cancels a running or paused campaign (an erasure's); a campaign that has ended stays as it ended. */
   controlCampaign(campaign: CampaignProgress, control: 'cancel'): Promise<{ ok: boolean }>;
 }

@@ -2,15 +2,17 @@ import type { CampaignProgressDoc } from '../src/store/campaign-progress-repo.js
 import type { SubscriptionDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
 import { eraseRecords, type RecordCounts } from '../src/retention/erase-records.js';
+import { subjectErasurePass } from '../src/retention/erase-subject.js';
 import { purgeIntegrator } from '../src/retention/purge-integrator.js';
 import type { ItemCounts } from '../src/retention/purge-items.js';
+import type { SubjectErasureInput, WalkPosition } from '../workflows/erasure-messages.js';
 import type { DeliveryPort } from './delivery-port.js';
 import { currentHeartbeat } from './keep-alive.js';
 
 export interface ErasureDeps {
   readonly store: Store;
   /** Cancels the integrator's pending deliveries and campaigns; absent (tests calling activities alone): not configured. */
-  readonly delivery?: Pick<DeliveryPort, 'cancelPending' | 'controlCampaign'>;
+  readonly delivery?: Pick<DeliveryPort, 'cancelPending' | 'controlCampaign' | 'cancel'>;
   /** Rows a batch examines and the pause after it (the retention's). */
   readonly pace: { batch: number; pauseMs: number };
 }
@@ -67,6 +69,16 @@ export function createErasureActivities(deps: ErasureDeps) {
         },
       );
       return { ...counts, more: !done };
+    },
+
+    /** One call of a subject's erasure (workflows/subject-erasure.ts), for about a minute, from `from`. */
+    async subjectErasurePass(input: SubjectErasureInput, mode: 'cancel' | 'erase', from: WalkPosition) {
+      const delivery = deps.delivery;
+      if (!delivery) throw new Error('the erasure needs the delivery service');
+      const heartbeat = currentHeartbeat();
+      const subject = { ...input, before: new Date(input.before) };
+      const pace = { ...deps.pace, deadline: Date.now() + CALL_BUDGET_MS };
+      return await subjectErasurePass(store, (d) => delivery.cancel(d), subject, mode, from, pace, heartbeat);
     },
 
     /** Its subscriptions, keys, campaigns' progress, page documents left, then the integrator itself. */

@@ -5,6 +5,7 @@
 import { proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
+  erasureActivityOptions,
   erasureProgressQuery,
   type ErasureCounts,
   type ErasureInput,
@@ -12,11 +13,7 @@ import {
   type ErasureStep,
 } from './erasure-messages.js';
 
-const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const acts = proxyActivities<Activities>(erasureActivityOptions);
 
 export async function erasureWorkflow(input: ErasureInput): Promise<ErasureProgress> {
   const counts: ErasureCounts = {

@@ -5,3 +5,4 @@ export { recoveryWorkflow } from './recovery.js';
 export { probeWorkflow } from './probe.js';
 export { retentionWorkflow } from './retention.js';
 export { erasureWorkflow } from './erasure.js';
+export { subjectErasureWorkflow } from './subject-erasure.js';

@@ -1,4 +1,9 @@
-import { integratorsCreateCommand, integratorsEraseCommand, integratorsGetCommand } from './commands/integrators.js';
+import {
+  integratorsCreateCommand,
+  integratorsEraseCommand,
+  integratorsEraseSubjectCommand,
+  integratorsGetCommand,
+} from './commands/integrators.js';
 import { eventsPublishCommand } from './commands/events-publish.js';
 import { keygenCommand } from './commands/keygen.js';
 import { keysAddCommand, keysRevokeCommand } from './commands/keys.js';
@@ -29,6 +34,7 @@ export const commands: readonly CliCommand[] = [
   integratorsCreateCommand,
   integratorsGetCommand,
   integratorsEraseCommand,
+  integratorsEraseSubjectCommand,
   keysAddCommand,
   keysRevokeCommand,
   eventsPublishCommand,

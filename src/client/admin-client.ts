@@ -19,9 +19,11 @@ export interface IntegratorKey {
   revokedAt: string | null;
 }
 
-/** An integrator's erasure (docs/retention.md, "Erasure"). */
+/** An integrator's erasure, or a subject's (docs/retention.md, "Erasure", "Erasing a subject"). */
 export interface ErasureJob {
   integratorId: string;
+  /** A subject's erasure only. */
+  subjectId?: string;
   state: 'running' | 'completed' | 'failed';
   step: string | null;
   counts: Record<string, number> | null;
@@ -71,6 +73,16 @@ export class HeraldAdminClient {
   }
   getErasure(id: string): Promise<ErasureJob> {
     return this.request('GET', `/internal/v1/integrators/${encodeURIComponent(id)}/erasure`);
+  }
+  /** Starts the erasure of the integrator's events naming `subjectId`, or answers the one it has (idempotent). */
+  eraseSubject(integratorId: string, subjectId: string): Promise<ErasureJob> {
+    return this.request('DELETE', this.#subjectPath(integratorId, subjectId));
+  }
+  getSubjectErasure(integratorId: string, subjectId: string): Promise<ErasureJob> {
+    return this.request('GET', `${this.#subjectPath(integratorId, subjectId)}/erasure`);
+  }
+  #subjectPath(integratorId: string, subjectId: string): string {
+    return `/internal/v1/integrators/${encodeURIComponent(integratorId)}/subjects/${encodeURIComponent(subjectId)}`;
   }
   revokeKey(integratorId: string, keyId: string): Promise<void> {
     return this.request(

@@ -5,4 +5,4 @@ export type { IngestVerdict } from './ingest.js';
 export type { CampaignControl, CampaignRequest } from './recovery-campaign.js';
 export { WorkflowUnansweredError } from './workflow-answer.js';
 export type { PauseVerdict } from './subscription-pause.js';
-export type { ErasureJob } from './erasure.js';
+export type { ErasureJob, SubjectErasureJob } from './erasure.js';

@@ -6,7 +6,7 @@ import type { EventPayloadFields } from '../domain/event-payload.js';
 import type { DeliveryDoc, SubscriptionDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import { createAutoPause } from './auto-pause.js';
-import { readErasure, startErasure } from './erasure.js';
+import { readErasure, readSubjectErasure, startErasure, startSubjectErasure } from './erasure.js';
 import { openCampaign } from './campaign-admission.js';
 import { cancelDelivery } from './cancel-delivery.js';
 import { cancelPendingDeliveries } from './cancel-pending.js';
@@ -97,6 +97,10 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
     /** DELETE /internal/v1/integrators/{id}: its erasure started, or the one it has (src/delivery/erasure.ts). */
     erase: (integratorId: string) => startErasure(campaigns, integratorId, config.HERALD_ERASURE_GRACE_SECONDS * 1000),
     erasure: (integratorId: string) => readErasure(campaigns, integratorId),
+    /** DELETE /internal/v1/integrators/{id}/subjects/{subjectId}: the erasure of the events naming it. */
+    eraseSubject: (integratorId: string, subjectId: string) =>
+      startSubjectErasure(campaigns, integratorId, subjectId, config.HERALD_ERASURE_GRACE_SECONDS * 1000),
+    subjectErasure: (integratorId: string, subjectId: string) => readSubjectErasure(campaigns, integratorId, subjectId),
   };
 }
 

@@ -93,6 +93,22 @@ async function notStored<R extends DeliveryRow>(
   return rows.filter((_, n) => !found[n]);
 }
 
+/** The events among `eventIds` that have at least one stored delivery. */
+async function eventsWithDeliveries(
+  db: Db,
+  listing: RetentionListing,
+  integratorId: string,
+  eventIds: readonly string[],
+): Promise<Set<string>> {
+  const rows = await listing.deliveriesOf(integratorId, eventIds);
+  const stored = await findByIds(
+    db.collection<DeliveryDoc>('deliveries'),
+    rows.map((r) => r.i),
+    { projection: { eventId: 1 } },
+  );
+  return new Set(stored.flatMap((d) => (d ? [d.eventId] : [])));
+}
+
 /**
  * Events among a walk's rows and `moreIds` (the events of deliveries just deleted) created before the cutoff that no
  * stored delivery names (with `erase`, all of them): deleted, then their listing rows (a row whose event is already
@@ -115,7 +131,9 @@ export async function purgeEvents(
   );
   const delivered = rule.erase
     ? new Set<string>()
-    : await listing.eventsWithDeliveries(
+    : await eventsWithDeliveries(
+        db,
+        listing,
         integratorId,
         old.map((d) => d._id),
       );

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { InvalidKeyError, parsePublicKeyHex } from '../../crypto/p256.js';
 import { DuplicateKeyError, type IntegratorDoc, type IntegratorKeyDoc } from '../../store/integrators-repo.js';
 import { badRequest, conflict, errorResponses, notFound } from '../errors.js';
-import type { ErasureJob } from '../../delivery/index.js';
+import type { ErasureJob, SubjectErasureJob } from '../../delivery/index.js';
 import {
   addKeyBody,
   createIntegratorBody,
@@ -13,6 +13,8 @@ import {
   integratorParams,
   integratorWithKeys,
   keyParams,
+  subjectErasureJob,
+  subjectParams,
 } from '../schemas/integrators.js';
 const tags = ['internal: integrators'];
 
@@ -28,7 +30,7 @@ export const keyOut = (doc: IntegratorKeyDoc) => ({
   revokedAt: doc.revokedAt?.toISOString() ?? null,
 });
 
-const jobOut = (job: ErasureJob) => ({
+const jobOut = <J extends ErasureJob | SubjectErasureJob>(job: J) => ({
   ...job,
   startedAt: job.startedAt.toISOString(),
   closedAt: job.closedAt?.toISOString() ?? null,
@@ -156,6 +158,51 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const job = await app.deliveryService.erasure(request.params.integratorId);
+      if (!job) throw notFound();
+      return jobOut(job);
+    },
+  );
+
+  app.delete(
+    '/internal/v1/integrators/:integratorId/subjects/:subjectId',
+    {
+      schema: {
+        tags,
+        summary: "Erase a subject's events: a job to poll",
+        description:
+          'Erases every event of the integrator stored before this request whose body names the subject id (a ' +
+          'routing field or anywhere in its data), with its deliveries, attempts and listing rows; its pending ' +
+          'deliveries are cancelled first (docs/retention.md, "Erasing a subject"). 202 with the job when this ' +
+          'request started it (a completed one is followed by a new one), 200 with the one running; poll GET ' +
+          '…/erasure (Location). 404 when there is no such integrator.',
+        params: subjectParams,
+        response: { 200: subjectErasureJob, 202: subjectErasureJob, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { integratorId, subjectId } = request.params;
+      const started = await app.deliveryService.eraseSubject(integratorId, subjectId);
+      if (!started) throw notFound();
+      return await reply
+        .code(started.created ? 202 : 200)
+        .header('location', `/internal/v1/integrators/${integratorId}/subjects/${subjectId}/erasure`)
+        .send(jobOut(started.job));
+    },
+  );
+
+  app.get(
+    '/internal/v1/integrators/:integratorId/subjects/:subjectId/erasure',
+    {
+      schema: {
+        tags,
+        summary: "A subject's erasure: its state, step and counts",
+        params: subjectParams,
+        response: { 200: subjectErasureJob, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { integratorId, subjectId } = request.params;
+      const job = await app.deliveryService.subjectErasure(integratorId, subjectId);
       if (!job) throw notFound();
       return jobOut(job);
     },

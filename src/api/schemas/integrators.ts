@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { erasureSteps, subjectErasureSteps } from '../../../workflows/erasure-messages.js';
 import { dateTime, uuid } from './common.js';
 
 const publicKeyOut = z
@@ -56,10 +57,7 @@ export const erasureJob = z
   .object({
     integratorId: uuid,
     state: z.enum(['running', 'completed', 'failed']),
-    step: z
-      .enum(['revoking', 'cancelling', 'waiting', 'erasing history', 'erasing records', 'done'])
-      .nullable()
-      .describe('where it is; null while no worker answered, or once it failed'),
+    step: z.enum(erasureSteps).nullable().describe('where it is; null while no worker answered, or once it failed'),
     counts: z
       .object({
         deliveries: count,
@@ -76,3 +74,27 @@ export const erasureJob = z
     closedAt: dateTime.nullable(),
   })
   .meta({ id: 'ErasureJob' });
+
+export const subjectParams = z.strictObject({
+  integratorId: uuid,
+  subjectId: uuid.describe('the id the events name: a customer, account, user, beneficiary or transaction id'),
+});
+
+/** DELETE /internal/v1/integrators/{id}/subjects/{subjectId}: the erasure of the events that name it. */
+export const subjectErasureJob = z
+  .object({
+    integratorId: uuid,
+    subjectId: uuid,
+    state: z.enum(['running', 'completed', 'failed']),
+    step: z
+      .enum(subjectErasureSteps)
+      .nullable()
+      .describe('where it is; null while no worker answered, or once it failed'),
+    counts: z
+      .object({ events: count, deliveries: count, attempts: count, cancelledDeliveries: count })
+      .nullable()
+      .describe('what it erased so far; null while no worker answered, or once it failed'),
+    startedAt: dateTime,
+    closedAt: dateTime.nullable(),
+  })
+  .meta({ id: 'SubjectErasureJob' });

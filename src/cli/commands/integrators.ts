@@ -1,5 +1,7 @@
+import type { ErasureJob } from '../../client/admin-client.js';
 import { adminClient } from '../credentials.js';
 import { defineCommand } from '../program.js';
+import type { CliIo } from '../types.js';
 import { printJson } from '../support.js';
 
 export const integratorsCreateCommand = defineCommand({
@@ -33,12 +35,33 @@ export const integratorsEraseCommand = defineCommand({
   async action({ positionals, values }, io) {
     const client = adminClient(io.env);
     const id = positionals[0]!;
-    let job = await client.eraseIntegrator(id);
-    while (values.wait === true && job.state === 'running') {
-      await new Promise((r) => setTimeout(r, 2_000));
-      job = await client.getErasure(id);
-    }
-    printJson(io, job);
-    return job.state === 'failed' ? 1 : 0;
+    return await followJob(io, values.wait === true, await client.eraseIntegrator(id), () => client.getErasure(id));
   },
 });
+
+export const integratorsEraseSubjectCommand = defineCommand({
+  name: 'integrators erase-subject',
+  summary:
+    "Erase an integrator's events that name an id, with their deliveries: a job " +
+    '(DELETE /internal/v1/integrators/{id}/subjects/{subjectId}); --wait polls it to the end',
+  args: ['<integratorId>', '<subjectId>'],
+  options: { wait: { type: 'boolean', help: 'poll the job every 2 s until it ends; exit 1 if it failed' } },
+  notes: 'Irreversible. Which events name a subject: docs/retention.md, "Erasing a subject".',
+  async action({ positionals, values }, io) {
+    const client = adminClient(io.env);
+    const [integratorId, subjectId] = positionals as [string, string];
+    const first = await client.eraseSubject(integratorId, subjectId);
+    return await followJob(io, values.wait === true, first, () => client.getSubjectErasure(integratorId, subjectId));
+  },
+});
+
+/** Prints the job, polled every 2 s to its end with `wait`; exit 1 if it failed. */
+async function followJob(io: CliIo, wait: boolean, first: ErasureJob, poll: () => Promise<ErasureJob>) {
+  let job = first;
+  while (wait && job.state === 'running') {
+    await new Promise((r) => setTimeout(r, 2_000));
+    job = await poll();
+  }
+  printJson(io, job);
+  return job.state === 'failed' ? 1 : 0;
+}

@@ -44,7 +44,7 @@ export function chooseListing(
     pages: {
       events: eventsOnPages(pages, bounds),
       deliveries: deliveriesOnPages(pages, db.collection<DeliveryDoc>('deliveries'), bounds),
-      retention: retentionOnPages(pages, db),
+      retention: retentionOnPages(pages),
     },
     indexes: {
       events: eventsOnIndexes(db, bounds),
@@ -71,7 +71,7 @@ export function chooseListing(
     },
     retention: {
       walks: async (...a) => await (await chosen()).retention.walks(...a),
-      eventsWithDeliveries: async (...a) => await (await chosen()).retention.eventsWithDeliveries(...a),
+      deliveriesOf: async (...a) => await (await chosen()).retention.deliveriesOf(...a),
       forget: async (...a) => await (await chosen()).retention.forget(...a),
     },
   };

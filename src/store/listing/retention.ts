@@ -28,14 +28,16 @@ export interface Walk<R> {
  */
 export interface RetentionListing {
   walks(integratorId: string): Promise<{ deliveries: Walk<DeliveryRow>; events: Walk<EventRow>[] }>;
-  /** The events among `eventIds` that have at least one stored delivery. */
-  eventsWithDeliveries(integratorId: string, eventIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * The delivery rows of the events among `eventIds` the listing holds: on `pages`, each event's own key (a row may
+   * name a delivery whose run has not stored it yet, or one already deleted); on `indexes`, the stored deliveries.
+   */
+  deliveriesOf(integratorId: string, eventIds: readonly string[]): Promise<DeliveryRow[]>;
   /** Removes the rows of purged deliveries and events; answers the ids removed everywhere (the rest wait a next run). */
   forget(integratorId: string, deliveries: readonly DeliveryRow[], events: readonly EventRow[]): Promise<Set<string>>;
 }
 
-export function retentionOnPages(c: PageCollections, db: Db): RetentionListing {
-  const deliveries = db.collection<DeliveryDoc>('deliveries');
+export function retentionOnPages(c: PageCollections): RetentionListing {
   const walk = <R extends DeliveryRow | EventRow>(kind: Walk<R>['kind'], key: string): Walk<R> => ({
     kind,
     next: async (before, limit, after) => await oldestRows<R>(c, key, before.getTime(), limit, after),
@@ -46,7 +48,7 @@ export function retentionOnPages(c: PageCollections, db: Db): RetentionListing {
         deliveries: walk<DeliveryRow>('deliveries', deliveryWalkKey(integratorId)),
         events: eventWalkKeys(integratorId).map((key) => walk<EventRow>('events', key)),
       }),
-    async eventsWithDeliveries(integratorId, eventIds) {
+    async deliveriesOf(integratorId, eventIds) {
       // An event's deliveries are the rows of its own key (a head, never sealed), and its journal entries.
       const keys = eventIds.map((id) => eventDeliveriesKey(integratorId, id));
       const heads = await findByIds(c.heads, keys.map(headId));
@@ -60,9 +62,8 @@ export function retentionOnPages(c: PageCollections, db: Db): RetentionListing {
       const journal = (await c.journals.findOne({ _id: journalId(integratorId) }))?.e ?? [];
       const rows = [...[...heads, ...pages].flatMap((d) => d?.e ?? []), ...journal.map((e) => e.r)] as DeliveryRow[];
       const wanted = new Set(eventIds);
-      const ids = rows.filter((r) => wanted.has(r.e)).map((r) => r.i);
-      const stored = await findByIds(deliveries, ids, { projection: { eventId: 1 } });
-      return new Set(stored.flatMap((d) => (d ? [d.eventId] : [])));
+      const byId = new Map(rows.filter((r) => wanted.has(r.e)).map((r) => [r.i, r]));
+      return [...byId.values()];
     },
     async forget(integratorId, purgedDeliveries, purgedEvents) {
       const rows: ForgetRow[] = [
@@ -73,6 +74,13 @@ export function retentionOnPages(c: PageCollections, db: Db): RetentionListing {
     },
   };
 }
+
+const deliveryRowOf = (d: Pick<DeliveryDoc, '_id' | 'createdAt' | 'subscriptionId' | 'eventId'>): DeliveryRow => ({
+  c: d.createdAt,
+  i: d._id,
+  s: d.subscriptionId,
+  e: d.eventId,
+});
 
 /** After `after` in (createdAt, _id) order, before `before`: a keyset range one of the `integrator_*` indexes answers. */
 function oldestFilter<T extends { integratorId: string; createdAt: Date; _id: string }>(
@@ -104,7 +112,7 @@ export function retentionOnIndexes(db: Db): RetentionListing {
                   projection: { createdAt: 1, subscriptionId: 1, eventId: 1 },
                 })
                 .toArray()
-            ).map((d) => ({ c: d.createdAt, i: d._id, s: d.subscriptionId, e: d.eventId })),
+            ).map(deliveryRowOf),
         },
         events: [
           {
@@ -118,12 +126,15 @@ export function retentionOnIndexes(db: Db): RetentionListing {
           },
         ],
       }),
-    async eventsWithDeliveries(integratorId, eventIds) {
-      if (eventIds.length === 0) return new Set();
+    async deliveriesOf(integratorId, eventIds) {
+      if (eventIds.length === 0) return [];
       const found = await deliveries
-        .find({ integratorId, eventId: { $in: [...eventIds] } }, { projection: { eventId: 1 } })
+        .find(
+          { integratorId, eventId: { $in: [...eventIds] } },
+          { projection: { createdAt: 1, subscriptionId: 1, eventId: 1 } },
+        )
         .toArray();
-      return new Set(found.map((d) => d.eventId));
+      return found.map(deliveryRowOf);
     },
     forget: async (_integratorId, purgedDeliveries, purgedEvents) =>
       new Set([...purgedDeliveries, ...purgedEvents].map((r) => r.i)),

@@ -14,7 +14,7 @@ export interface ErasureDeps {
   /** Cancels the integrator's pending deliveries and campaigns; absent (tests calling activities alone): not configured. */
   readonly delivery?: Pick<DeliveryPort, 'cancelPending' | 'controlCampaign' | 'cancel'>;
   /** Rows a batch examines and the pause after it (the retention's). */
-  readonly pace: { batch: number; pauseMs: number };
+  readonly pace: { batch: number; pauseMs: number; duty: number };
 }
 
 /** How long one eraseHistory call works before it answers `more`. */

@@ -1,11 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
 import { findByIds } from '../store/by-ids.js';
 import type { DeliveryDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import type { EventRow } from '../store/listing/index.js';
 import { posOf } from '../store/pages/index.js';
 import type { SubjectErasureCounts, WalkPosition } from '../../workflows/erasure-messages.js';
-import type { Pace } from './purge-integrator.js';
+import { restAfter, type Pace } from './purge-integrator.js';
 import { purgeDeliveries, purgeEvents } from './purge-items.js';
 
 /** One subject's erasure as a pass sees it: the integrator, the id its events name, the events examined. */
@@ -47,6 +47,7 @@ export async function subjectErasurePass(
   let { walk, after } = from;
   while (walk < walks.length) {
     if (Date.now() >= pace.deadline) return { counts, next: { walk, after } };
+    const startedAt = performance.now();
     const rows = await walks[walk]!.next(subject.before, pace.batch, after ?? undefined);
     if (rows.length === 0) {
       walk += 1;
@@ -57,7 +58,7 @@ export async function subjectErasurePass(
     if (named.length > 0) await eraseBatch(named);
     after = posOf(rows.at(-1)!);
     heartbeat?.();
-    await sleep(pace.pauseMs);
+    await restAfter(pace, startedAt);
   }
   return { counts, next: null };
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store/index.js';
 import type { Walk } from '../store/listing/index.js';
@@ -8,10 +9,18 @@ import { purgeDeliveries, purgeEvents, type ItemCounts, type PurgeRule } from '.
 export interface Pace {
   /** Rows one batch examines. */
   batch: number;
-  /** The pause after each batch (ms). */
+  /** The least pause after each batch (ms). */
   pauseMs: number;
+  /** The share of time the pass works (0–1]: after a batch that took t, it pauses at least t × (1 / duty − 1). */
+  duty: number;
   /** When the pass stops, done or not (a Date.now() value). */
   deadline: number;
+}
+
+/** The pause after a batch that started at `startedAt` (a performance.now() value). */
+export function restAfter(pace: Pick<Pace, 'pauseMs' | 'duty'>, startedAt: number): Promise<void> {
+  const worked = performance.now() - startedAt;
+  return sleep(Math.max(pace.pauseMs, (worked * (1 - pace.duty)) / pace.duty));
 }
 
 /** A cutoff no walk reaches: an erasure walks everything. */
@@ -27,11 +36,12 @@ async function walkAll<R extends RowBase>(
   let after: Pos | undefined;
   for (;;) {
     if (Date.now() >= pace.deadline) return false;
+    const startedAt = performance.now();
     const rows = await walk.next(before, pace.batch, after);
     if (rows.length === 0) return true;
     await purge(rows);
     after = posOf(rows.at(-1)!);
-    await sleep(pace.pauseMs);
+    await restAfter(pace, startedAt);
   }
 }
 

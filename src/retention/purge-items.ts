@@ -4,7 +4,6 @@ import { attemptEntryId } from '../store/attempts-repo.js';
 import { findByIds } from '../store/by-ids.js';
 import type { DeliveryDoc, EventDoc } from '../store/documents.js';
 import { toRow, type DeliveryRow, type EventRow, type RetentionListing } from '../store/listing/index.js';
-import { MAX_IDS_PER_FIND } from '../store/server-limits.js';
 
 const TERMINAL: ReadonlySet<string> = new Set(terminalStatuses);
 /** Attempt entries looked for by `_id` when a delivery's count is unknown (its document went first). */
@@ -25,11 +24,17 @@ export interface ItemCounts {
   events: number;
 }
 
+/**
+ * Ids one delete names: each delete is one write transaction, which live writes to the database wait for (the embedded
+ * server writes one statement at a time), so the purge's deletes stay short.
+ */
+const IDS_PER_DELETE = 100;
+
 /** Deletes `{_id: {$in}}` (plus `extra`) a chunk at a time (the embedded server pushes each chunk down by `_id`). */
 export async function deleteByIds(db: Db, name: string, ids: readonly string[], extra: object = {}): Promise<number> {
   let deleted = 0;
-  for (let n = 0; n < ids.length; n += MAX_IDS_PER_FIND) {
-    const chunk = ids.slice(n, n + MAX_IDS_PER_FIND);
+  for (let n = 0; n < ids.length; n += IDS_PER_DELETE) {
+    const chunk = ids.slice(n, n + IDS_PER_DELETE);
     deleted += (await db.collection<{ _id: string }>(name).deleteMany({ _id: { $in: chunk }, ...extra })).deletedCount;
   }
   return deleted;

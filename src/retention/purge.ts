@@ -11,8 +11,10 @@ export interface RetentionPolicy {
   retentionMs: number;
   /** Rows one batch examines (HERALD_RETENTION_BATCH). */
   batch: number;
-  /** The pause after each batch (HERALD_RETENTION_PAUSE_MS): what the purge leaves to deliveries. */
+  /** The least pause after each batch (HERALD_RETENTION_PAUSE_MS). */
   pauseMs: number;
+  /** The share of time the purge works (HERALD_RETENTION_DUTY): the rest it leaves to deliveries. */
+  duty: number;
   /** How long one call works before answering with `more` (its caller calls again). */
   budgetMs: number;
 }
@@ -22,6 +24,7 @@ export const defaultRetentionPolicy: RetentionPolicy = {
   retentionMs: 30 * 86_400_000,
   batch: 500,
   pauseMs: 200,
+  duty: 0.5,
   budgetMs: 60_000,
 };
 
@@ -30,11 +33,13 @@ export const retentionPolicyOf = (config: {
   HERALD_RETENTION: number;
   HERALD_RETENTION_BATCH: number;
   HERALD_RETENTION_PAUSE_MS: number;
+  HERALD_RETENTION_DUTY: number;
 }): RetentionPolicy => ({
   ...defaultRetentionPolicy,
   retentionMs: config.HERALD_RETENTION,
   batch: config.HERALD_RETENTION_BATCH,
   pauseMs: config.HERALD_RETENTION_PAUSE_MS,
+  duty: config.HERALD_RETENTION_DUTY,
 });
 
 export interface PurgeReport {
@@ -92,7 +97,7 @@ export async function purgeExpired(deps: PurgeDeps, policy: RetentionPolicy): Pr
   const { floors, ended } = await campaignFloors(store.db, cutoff, deps.campaignState);
   report.campaigns = ended;
 
-  const pace = { batch: policy.batch, pauseMs: policy.pauseMs, deadline };
+  const pace = { batch: policy.batch, pauseMs: policy.pauseMs, duty: policy.duty, deadline };
   const integrators = await store.db
     .collection<{ _id: string }>('integrators')
     .find({}, { projection: { _id: 1 } })

@@ -16,7 +16,7 @@ import { seedDoc } from '../helpers/events.js';
 import { DAY, delivery, idsOf, seed, walk, type Seeded } from '../helpers/retention-seed.js';
 
 const sizes = { pageRows: 16, sealAt: 8, sealEvery: 4 };
-const policy: RetentionPolicy = { retentionMs: DAY, batch: 40, pauseMs: 0, budgetMs: 120_000 };
+const policy: RetentionPolicy = { retentionMs: DAY, batch: 40, pauseMs: 0, duty: 1, budgetMs: 120_000 };
 
 describe('the retention purge', () => {
   let app: FastifyInstance;

@@ -27,6 +27,11 @@ const LEASE_MS = 30_000;
 const LEASE_TRIES = 40;
 const LEASE_PAUSE_MS = 50;
 const pause = () => new Promise((r) => setTimeout(r, LEASE_PAUSE_MS));
+/**
+ * Keys tidied at once. The purge runs beside live deliveries on the same connection pool and server: a batch's
+ * hundreds of keys (one per event, per account…) sent at once would queue every live command behind them.
+ */
+const KEYS_IN_FLIGHT = 4;
 
 /**
  * Removes rows from every key they are filed under: the integrator's journal (under its lease, so no move carries a
@@ -80,7 +85,12 @@ async function forgetInKeys(c: PageCollections, byKey: Map<string, RowBase[]>): 
     const { taken, release } = await takeLeases(c, waiting);
     try {
       const heads = await findByIds(c.heads, taken.map(headId));
-      await Promise.all(taken.map(async (key, k) => await forgetInKey(c, key, heads[k] ?? null, byKey.get(key)!)));
+      for (let from = 0; from < taken.length; from += KEYS_IN_FLIGHT) {
+        const keys = taken.slice(from, from + KEYS_IN_FLIGHT);
+        await Promise.all(
+          keys.map(async (key, k) => await forgetInKey(c, key, heads[from + k] ?? null, byKey.get(key)!)),
+        );
+      }
     } finally {
       await release();
     }

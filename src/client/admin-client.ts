@@ -74,7 +74,10 @@ export class HeraldAdminClient {
   getErasure(id: string): Promise<ErasureJob> {
     return this.request('GET', `/internal/v1/integrators/${encodeURIComponent(id)}/erasure`);
   }
-  /** Starts the erasure of the integrator's events naming `subjectId`, or answers the one it has (idempotent). */
+  /**
+   * Starts the erasure of the integrator's events naming `subjectId` (a new one once the last completed), or answers
+   * the one running.
+   */
   eraseSubject(integratorId: string, subjectId: string): Promise<ErasureJob> {
     return this.request('DELETE', this.#subjectPath(integratorId, subjectId));
   }

@@ -125,8 +125,11 @@ describe("the operations of one delivery through the API's own worker", () => {
       env: { HERALD_API_WORKER_SLOTS: '4' },
     });
     s.app.mongo.client.on('commandStarted', (e: CommandStartedEvent) => {
-      if (e.commandName !== 'hello' && e.commandName !== 'ping')
-        commands.push(`${e.commandName}:${String(e.command[e.commandName] ?? '')}`);
+      // The key directory's refresh (every 5 s, whatever the traffic) is not a delivery's: a delivery slowed past 5 s
+      // by a loaded machine would count it.
+      const collection = String(e.command[e.commandName] ?? '');
+      if (e.commandName !== 'hello' && e.commandName !== 'ping' && collection !== 'integrator_keys')
+        commands.push(`${e.commandName}:${collection}`);
     });
   });
   after(async () => await s.stop());
@@ -146,6 +149,9 @@ describe("the operations of one delivery through the API's own worker", () => {
       assert.ok(!commands.includes('find:events'), `the event was read back: ${commands.join(', ')}`);
       counts.push(commands.length);
     }
-    assert.ok(Math.min(...counts) <= MAX.api + MAX.worker - 1, `commands per delivery: ${counts.join(', ')}`);
+    assert.ok(
+      Math.min(...counts) <= MAX.api + MAX.worker - 1,
+      `commands per delivery: ${counts.join(', ')} (last: ${commands.join(', ')})`,
+    );
   });
 });

@@ -15,7 +15,14 @@ import {
   RUN_CLOSING,
 } from './messages.js';
 import { patches } from './patches.js';
-import type { AttemptResult, DeliveryState, DeliveryWorkflowInput, DeliveryWorkflowResult } from './types.js';
+import type {
+  AttemptResult,
+  DeliveryState,
+  DeliveryWorkflowInput,
+  DeliveryWorkflowResult,
+  RetryAnswer,
+  RetryRequest,
+} from './types.js';
 
 const { attemptDelivery, prepareRerun } = attemptActivities;
 
@@ -83,7 +90,7 @@ export async function legacyDeliveryRun(input: DeliveryWorkflowInput): Promise<D
     },
     { validator: (attemptNumber) => validateAttemptNumber(attemptNumber, firstAttemptNumber) },
   );
-  setHandler(
+  setHandler<RetryAnswer, [RetryRequest], typeof retryUpdate>(
     retryUpdate,
     async () => {
       if (!numbered) await condition(() => numbered);

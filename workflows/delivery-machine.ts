@@ -11,6 +11,7 @@ import type {
   DeliveryWorkflowInput,
   RerunStart,
   RetryAnswer,
+  RetryRequest,
   StepInput,
 } from './types.js';
 
@@ -97,12 +98,17 @@ export function createDeliveryMachine(input: DeliveryWorkflowInput) {
     release(): void {
       released = true;
     },
-    /** retry update: the attempt that serves it (the one in flight, else the next, started at once). */
-    promiseRetry(): RetryAnswer {
-      if (attempting !== null) return { attemptNumber: attempting };
+    /**
+     * retry update: the attempt that serves it — the one in flight, unless the request came after its record (the
+     * integrator saw it end); else the next, made at once (after the one in flight).
+     */
+    promiseRetry(request?: RetryRequest): RetryAnswer {
+      const recorded = request?.recordedAttempts ?? 0;
+      if (attempting !== null && attempting > recorded) return { attemptNumber: attempting };
+      const serving = attempting === null ? next : attempting + 1;
       retryRequested = true;
-      promised = next;
-      return { attemptNumber: next };
+      promised = Math.max(promised, serving);
+      return { attemptNumber: serving };
     },
     resultOf: (attemptNumber: number): AttemptResult | undefined => results.get(attemptNumber),
     isEnded: (): boolean => ended,

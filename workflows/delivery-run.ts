@@ -13,7 +13,7 @@ import {
   retryUpdate,
   RUN_CLOSING,
 } from './messages.js';
-import type { DeliveryWorkflowInput, DeliveryWorkflowResult } from './types.js';
+import type { DeliveryWorkflowInput, DeliveryWorkflowResult, RetryAnswer, RetryRequest } from './types.js';
 
 const { runAttempt, prepareRerun } = attemptActivities;
 
@@ -40,11 +40,12 @@ export async function deliveryRun(input: DeliveryWorkflowInput): Promise<Deliver
     },
     { validator: (attemptNumber) => validateAttemptNumber(attemptNumber, firstAttemptNumber) },
   );
-  setHandler(
+  setHandler<RetryAnswer, [RetryRequest], typeof retryUpdate>(
     retryUpdate,
-    async () => {
+    // `request` is absent from API instances older than it.
+    async (request: RetryRequest | undefined) => {
       if (!run.isNumbered()) await condition(run.isNumbered);
-      return run.promiseRetry();
+      return run.promiseRetry(request);
     },
     {
       validator: () => {

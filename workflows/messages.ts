@@ -1,6 +1,6 @@
 // Signals, updates and queries of the delivery workflow, defined once: the API imports these same constants.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AttemptResult, DeliveryState, RetryAnswer } from './types.js';
+import type { AttemptResult, DeliveryState, RetryAnswer, RetryRequest } from './types.js';
 
 /** Business id as workflow id: a second start for the same delivery is rejected, never duplicated. */
 export function deliveryWorkflowId(deliveryId: string): string {
@@ -17,11 +17,11 @@ export const retryNowSignal = defineSignal<[]>('retryNow');
 
 /**
  * Manual retry, sent with update-with-start (USE_EXISTING): answers which attempt serves the request. An attempt in
- * progress serves every request that reaches it; otherwise the next attempt starts at once and serves all requests
- * until it does. A run that has ended rejects it (`RunClosing`, in the validator): the sender tries again and so
+ * progress serves every request that reaches it before it is recorded (`RetryRequest.recordedAttempts`); otherwise
+ * the next attempt starts at once (after the one in flight) and serves all requests until it does. A run that has ended rejects it (`RunClosing`, in the validator): the sender tries again and so
  * starts a new run, never losing the request.
  */
-export const retryUpdate = defineUpdate<RetryAnswer, []>('retry');
+export const retryUpdate = defineUpdate<RetryAnswer, [RetryRequest]>('retry');
 
 /** ApplicationFailure type of a `retryUpdate` rejected because the run has ended. */
 export const RUN_CLOSING = 'RunClosing';

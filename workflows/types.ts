@@ -41,6 +41,15 @@ export interface RerunStart {
   readonly followSchedule: boolean;
 }
 
+/**
+ * A manual retry (`retryUpdate`): how many attempts the records showed when the API took the request. An attempt
+ * already among them has ended for the integrator, even while its run has not yet seen it finish: it cannot serve
+ * the request. Absent from API instances older than it (the attempt in flight then serves the request, as before).
+ */
+export interface RetryRequest {
+  readonly recordedAttempts: number;
+}
+
 /** The answer to a manual retry (`retryUpdate`): the attempt that serves the request. */
 export interface RetryAnswer {
   readonly attemptNumber: number;

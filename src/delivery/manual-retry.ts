@@ -18,8 +18,8 @@ const CLOSING_BACKOFF_MS = [25, 50, 100, 200, 400, 800, 1600] as const;
 /**
  * Attempt now, decided by the delivery's workflow, not by the API: one update-with-start (`retryUpdate`,
  * USE_EXISTING) reaches the running run — which answers with the attempt that serves the request, the one in
- * progress or the next, made at once — or starts a new run when none runs (a terminal delivery: one attempt, no
- * schedule; a pending one whose run is gone keeps its schedule). Concurrent requests reach the same run, so they
+ * progress (not yet recorded when the request came) or the next, made at once — or starts a new run when none runs
+ * (a terminal delivery: one attempt, no schedule; a pending one whose run is gone keeps its schedule). Concurrent requests reach the same run, so they
  * coalesce; the API writes no status, so none can be stale. A request that reaches a run that has just ended is
  * sent again, and so starts the next run; after ~3 s of that it answers `delivery_busy` (409), never dropped.
  */
@@ -36,7 +36,8 @@ export async function retryDelivery(deps: Deps, delivery: DeliveryDoc): Promise<
   for (const backoff of [...CLOSING_BACKOFF_MS, null]) {
     try {
       const { attemptNumber } = await client.workflow.executeUpdateWithStart(retryUpdate, {
-        args: [],
+        // The attempts the integrator could have seen: one of them in flight in its run cannot serve the request.
+        args: [{ recordedAttempts: delivery.attemptCount }],
         startWorkflowOperation: new WithStartWorkflowOperation(deliveryWorkflow, {
           ...options,
           workflowIdConflictPolicy: 'USE_EXISTING',

@@ -11,15 +11,26 @@ import { deliveryStartOptions } from '../../src/delivery/start-delivery.js';
 import { deliveryWorkflow } from '../../workflows/delivery.js';
 import { deliveryWorkflowId, retryUpdate } from '../../workflows/messages.js';
 import { patches } from '../../workflows/patches.js';
-import type { DeliveryWorkflowInput } from '../../workflows/types.js';
+import type { DeliveryWorkflowInput, RetryAnswer, RetryRequest, StepInput } from '../../workflows/types.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
-import { createFakeDeliveryActivities } from '../helpers/fake-delivery.js';
+import { createFakeDeliveryActivities, failsThenSucceeds } from '../helpers/fake-delivery.js';
 import { eventsOfType } from '../helpers/temporal.js';
 import { startTimeSkippingWorker } from '../helpers/time-skipping.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
-const { activities, receivers, calls } = createFakeDeliveryActivities();
+const fake = createFakeDeliveryActivities();
+const { receivers, calls } = fake;
+/** Per delivery: awaited after an attempt is recorded, before the run hears of it (the window a busy worker has). */
+const afterRecord = new Map<string, (attemptNumber: number) => Promise<void>>();
+const activities = {
+  ...fake.activities,
+  async runAttempt(input: StepInput) {
+    const step = await fake.activities.runAttempt(input);
+    await afterRecord.get(input.deliveryId)?.(input.attemptNumber);
+    return step;
+  },
+};
 const taskQueue = 'delivery-retry-update';
 
 function startOptions(input: DeliveryWorkflowInput) {
@@ -78,9 +89,15 @@ describe('manual retry by update (time-skipping server)', () => {
     });
     const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
     await env.sleep('10 seconds'); // attempt 1 failed; 20 s left of the 30 s wait
-    assert.deepEqual(await handle.executeUpdate(retryUpdate), { attemptNumber: 2 });
+    const seen = { args: [{ recordedAttempts: 1 }] as [RetryRequest] };
+    assert.deepEqual(await handle.executeUpdate(retryUpdate, seen), { attemptNumber: 2 });
     await attempt2.started.opened;
-    const during = await Promise.all([1, 2, 3].map(() => handle.executeUpdate(retryUpdate)));
+    const during = await Promise.all([
+      handle.executeUpdate(retryUpdate, seen),
+      handle.executeUpdate(retryUpdate, seen),
+      // From an API instance older than `recordedAttempts`: served by the attempt in flight, as before it.
+      handle.executeUpdate<RetryAnswer, [], string>(retryUpdate.name),
+    ]);
     assert.deepEqual(during, [{ attemptNumber: 2 }, { attemptNumber: 2 }, { attemptNumber: 2 }], 'coalesced');
     attempt2.release.open();
     assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 3 });
@@ -90,6 +107,41 @@ describe('manual retry by update (time-skipping server)', () => {
     assert.deepEqual(await shape(handle, 'steps-retry-update-during-wait'), {
       markers: 1, // patched(patches.attemptSteps), which implies the others (workflows/patches.ts)
       activities: ['runAttempt', 'runAttempt', 'runAttempt'],
+    });
+  });
+
+  it('after the attempt in flight is recorded: the next attempt, at once after it, as manual', async () => {
+    const input: DeliveryWorkflowInput = {
+      deliveryId: randomUUID(),
+      firstAttemptNumber: 1,
+      actor: 'system',
+      followSchedule: true,
+    };
+    const recorded = { reached: gate(), release: gate() };
+    afterRecord.set(input.deliveryId, async (n) => {
+      if (n !== 1) return;
+      recorded.reached.open();
+      await recorded.release.opened;
+    });
+    receivers.set(input.deliveryId, failsThenSucceeds(1));
+    const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
+    await recorded.reached.opened; // attempt 1 failed and is recorded; its run has not heard yet
+    const answers = await Promise.all([
+      handle.executeUpdate(retryUpdate, { args: [{ recordedAttempts: 0 }] }), // read before the record
+      handle.executeUpdate(retryUpdate, { args: [{ recordedAttempts: 1 }] }),
+      handle.executeUpdate(retryUpdate, { args: [{ recordedAttempts: 1 }] }),
+    ]);
+    assert.deepEqual(answers, [{ attemptNumber: 1 }, { attemptNumber: 2 }, { attemptNumber: 2 }]);
+    recorded.release.open();
+    assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 2 });
+    const timers = eventsOfType((await handle.fetchHistory()).events, 'timerStartedEventAttributes');
+    assert.equal(timers.length, 0, 'attempt 2 did not wait out the 30 s step');
+
+    const made = calls.get(input.deliveryId)?.map((c) => `${c.attemptNumber} ${c.actor} ${c.retryInSeconds}`);
+    assert.deepEqual(made, ['1 system 30', '2 manual null']);
+    assert.deepEqual(await shape(handle, 'steps-retry-update-after-record'), {
+      markers: 1,
+      activities: ['runAttempt', 'runAttempt'],
     });
   });
 

@@ -82,7 +82,9 @@ describe('a delivery turned away by a capacity guard (time-skipping server)', ()
     const handle = await env.client.workflow.start(deliveryWorkflow, startOptions(input));
     await env.sleep('10 seconds');
     receivers.set(input.deliveryId, () => 'succeeded');
-    assert.deepEqual(await handle.executeUpdate(retryUpdate), { attemptNumber: 1 });
+    assert.deepEqual(await handle.executeUpdate(retryUpdate, { args: [{ recordedAttempts: 0 }] }), {
+      attemptNumber: 1,
+    });
     assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 1 });
     assert.deepEqual(made(input.deliveryId), ['1 system integrator_busy', '1 manual null']);
   });

@@ -56,6 +56,7 @@ const expected = {
   'steps-pause-held-then-cancelled': { activities: 1, timers: 0, signals: 1, updates: 0, markers: 1 },
   'steps-retry-during-last-attempt': { activities: 3, timers: 0, signals: 1, updates: 0, markers: 1 },
   'steps-retry-update-during-wait': { activities: 3, timers: 2, signals: 0, updates: 4, markers: 1 },
+  'steps-retry-update-after-record': { activities: 2, timers: 0, signals: 0, updates: 3, markers: 1 },
   'steps-retry-update-rerun': { activities: 2, timers: 0, signals: 0, updates: 3, markers: 1 },
   'steps-succeeds-after-3-failures': { activities: 4, timers: 3, signals: 0, updates: 0, markers: 1 },
   'steps-test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2, markers: 1 },

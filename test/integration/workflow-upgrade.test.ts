@@ -109,7 +109,9 @@ for (const version of readdirSync(released, { withFileTypes: true })
         });
         // Deployed: the new code replays the old run, then serves a new API's retry by update.
         await withWorkflowWorker(current, async () => {
-          assert.deepEqual(await handle.executeUpdate(retryUpdate), { attemptNumber: 4 });
+          assert.deepEqual(await handle.executeUpdate(retryUpdate, { args: [{ recordedAttempts: 3 }] }), {
+            attemptNumber: 4,
+          });
           assert.deepEqual(await handle.result(), { status: 'succeeded', attempts: 5 });
         });
         const made = calls.get(input.deliveryId)?.map((c) => `${c.attemptNumber} ${c.actor}`);

@@ -95,6 +95,29 @@ describe('the delivery state machine', () => {
     assert.deepEqual(run.promiseRetry(), { attemptNumber: 1 }, 'the attempt in flight serves further requests');
   });
 
+  it('a manual retry that saw the attempt in flight recorded gets the next one, at once, as manual', () => {
+    const run = createDeliveryMachine(input);
+    run.numberFrom(null);
+    run.begin(undefined); // attempt 1 in flight; its record says it failed, its run has not heard yet
+    assert.deepEqual(run.promiseRetry({ recordedAttempts: 0 }), { attemptNumber: 1 }, 'taken before the record');
+    assert.deepEqual(run.promiseRetry({ recordedAttempts: 1 }), { attemptNumber: 2 });
+    assert.deepEqual(run.promiseRetry({ recordedAttempts: 1 }), { attemptNumber: 2 }, 'coalesced');
+    assert.deepEqual(run.afterStep(sent(1, 'pending', 30), 0), { kind: 'attempt' }, 'no 30 s wait');
+    const step = run.begin(undefined);
+    assert.deepEqual([step.attemptNumber, step.actor], [2, 'manual']);
+    assert.deepEqual(run.afterStep(sent(2, 'succeeded', null), 0), { kind: 'end' });
+  });
+
+  it('a manual retry that saw the in-flight attempt succeed gets one more, without a schedule', () => {
+    const run = createDeliveryMachine(input);
+    run.numberFrom(null);
+    run.begin(undefined);
+    assert.deepEqual(run.promiseRetry({ recordedAttempts: 1 }), { attemptNumber: 2 });
+    assert.deepEqual(run.afterStep(sent(1, 'succeeded', null), 0), { kind: 'attempt' });
+    const step = run.begin(undefined);
+    assert.deepEqual([step.attemptNumber, step.actor, step.followSchedule], [2, 'manual', false]);
+  });
+
   it('a cancel during a wait ends the run cancelled with the attempts it made', () => {
     const run = createDeliveryMachine(input);
     run.numberFrom(null);

@@ -100,7 +100,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'A pending delivery attempts at once and then keeps its schedule; a terminal one (succeeded, failed, ' +
           'cancelled) is attempted once more, without a new schedule. Requests that reach an attempt in progress ' +
-          'are served by it. 409 subscription_deleted when its subscription was deleted; 409 delivery_busy in the ' +
+          "(not yet among the delivery's attempts when the request came) are served by it. 409 subscription_deleted when its subscription was deleted; 409 delivery_busy in the " +
           'rare case that its workflow stays between two runs for seconds. Counts against the hourly re-send budget ' +
           'of the integrator, shared with recovery campaigns: 429 quota_exceeded (Retry-After) once it is spent. A ' +
           'paused subscription does not hold a manual retry.',

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { deliveryIdOf } from '../../src/store/derived-ids.js';
+import { defaultPageSizes, journalDue } from '../../src/store/pages/index.js';
 import type { DeliveryDoc } from '../../src/store/documents.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { eventually } from '../helpers/deliveries.js';
@@ -138,20 +139,21 @@ describe("the operations of one delivery through the API's own worker", () => {
     const subscription = await s.subscribe('/own-worker', ['customer.created']);
     await s.publish();
     await eventually(() => (s.requestsTo('/own-worker').length === 1 ? true : undefined), 15_000, 'warm-up');
-    const counts: number[] = [];
+    const sizes = { sizes: defaultPageSizes };
+    const excess: number[] = [];
+    const seen: string[] = [];
     for (let i = 0; i < 4; i++) {
       commands.length = 0;
       const eventId = await s.publish();
-      const handle = s.app.temporal.client.workflow.getHandle(
-        deliveryWorkflowId(deliveryIdOf(eventId, subscription.id)),
-      );
-      await handle.result();
+      const deliveryId = deliveryIdOf(eventId, subscription.id);
+      await s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(deliveryId)).result();
       assert.ok(!commands.includes('find:events'), `the event was read back: ${commands.join(', ')}`);
-      counts.push(commands.length);
+      // The ingest checks its integrator's journal when it is the turn of one of the rows it filed (journalDue).
+      const journalCheck = [eventId, deliveryId].some((id) => journalDue(sizes, id, s.alice.integratorId)) ? 1 : 0;
+      excess.push(commands.length - (MAX.api + MAX.worker - 1 + journalCheck));
+      seen.push(`${i + 1} (journal check ${journalCheck}): ${commands.join(', ')}`);
     }
-    assert.ok(
-      Math.min(...counts) <= MAX.api + MAX.worker - 1,
-      `commands per delivery: ${counts.join(', ')} (last: ${commands.join(', ')})`,
-    );
+    // Background work only adds commands: the delivery with the least excess is the deliveries' own count.
+    assert.ok(Math.min(...excess) <= 0, `commands beyond the counts: ${excess.join(', ')}\n${seen.join('\n')}`);
   });
 });

@@ -2,17 +2,21 @@
 // retries it once the attempt's heartbeats have stopped for the heartbeat timeout), and stopped by SIGTERM with an attempt in flight (it finishes, is recorded, exit 0).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import proto from '@temporalio/proto';
 import { ATTEMPT_HEARTBEAT_TIMEOUT_MS } from '../../src/domain/attempt-bounds.js';
+import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { reap, envOf, spawnHerald, type HeraldChild } from '../helpers/child-process.js';
 import { eventually } from '../helpers/deliveries.js';
 import { startDeliveryStack, type DeliveryStack } from '../helpers/delivery-stack.js';
+import { eventsOfType } from '../helpers/temporal.js';
 
 /**
- * Issue 14: an attempt lost with its worker is retried within ≈ 20 s (heartbeat timeout + 1 s retry wait + poll);
- * measured 10.5 s at load averages 4–11, 20.8 s once in a whole `npm test` at ≈ 17 on 2 cores, hence 5 s of slack.
- * The start-to-close path (30 s + 1 s) stays outside it.
+ * Issue 14: an attempt lost with its worker is retried after its heartbeat timeout (+ 1 s retry wait + poll), ≈ 11 s
+ * on a quiet machine. What proves the path is the history (the retry's last failure is the heartbeat timeout, not
+ * start-to-close); the time bound only catches a gross regression, since Temporal's timers and polls come late on a
+ * loaded machine (20.8 s, 25.9 s, 27.1 s seen in whole `npm test` runs on 2 cores).
  */
-const RETRY_BOUND_MS = 25_000;
+const RETRY_BOUND_MS = 45_000;
 /** Time for a child worker to start (tsx, bundle, connections) on a loaded machine. */
 const START_MS = 60_000;
 
@@ -44,7 +48,7 @@ describe('worker process', { timeout: 300_000 }, () => {
     await s.stop();
   });
 
-  it('retries an attempt whose worker was killed -9 mid-POST after its heartbeat timeout, within 20 s', async (t) => {
+  it('retries an attempt whose worker was killed -9 mid-POST after its heartbeat timeout', async (t) => {
     const path = '/killed';
     let hang = true;
     s.receiver.respond((r) => {
@@ -77,6 +81,18 @@ describe('worker process', { timeout: 300_000 }, () => {
     const deliveryId = lost!.headers['x-service-webhook-delivery-id'];
     assert.ok(deliveryId);
     assert.equal(retried!.headers['x-service-webhook-delivery-id'], deliveryId);
+    // Retried because its heartbeats stopped: Temporal's second try of the activity names the heartbeat timeout.
+    const handle = s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(String(deliveryId)));
+    const starts = await eventually(async () => {
+      const found = eventsOfType((await handle.fetchHistory()).events, 'activityTaskStartedEventAttributes');
+      return found.length > 0 ? found : undefined;
+    });
+    const started = starts[0]!.activityTaskStartedEventAttributes!;
+    assert.equal(started.attempt, 2);
+    assert.equal(
+      started.lastFailure?.timeoutFailureInfo?.timeoutType,
+      proto.temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_HEARTBEAT,
+    );
 
     const delivery = await eventually(async () => {
       const [d] = await s.deliveriesOf(eventId, subscription.id);

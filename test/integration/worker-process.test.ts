@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import proto from '@temporalio/proto';
 import { ATTEMPT_HEARTBEAT_TIMEOUT_MS } from '../../src/domain/attempt-bounds.js';
+import { deliveryIdOf } from '../../src/store/derived-ids.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { reap, envOf, spawnHerald, type HeraldChild } from '../helpers/child-process.js';
 import { eventually } from '../helpers/deliveries.js';
@@ -58,13 +59,24 @@ describe('worker process', { timeout: 300_000 }, () => {
       return { delayMs: 120_000, status: 200 }; // cut short by the kill (the socket closes) or by receiver.close()
     });
     const subscription = await s.subscribe(path);
-    const first = worker();
-    await eventually(async () => ((await activityPollers()) >= 1 ? true : undefined), START_MS);
+    // As in production, another worker is already polling when one is killed: the figure is Temporal's, not a start-up.
+    // Both poll before the event, so the kill comes as soon as the POST is in flight (its 10 s response timeout would
+    // otherwise end it on a machine slow to start a second worker, and the attempt would be recorded, not lost).
+    const workers = [worker(), worker()];
+    await eventually(async () => ((await activityPollers()) >= 2 ? true : undefined), START_MS);
     const eventId = await s.publish();
     await eventually(() => (s.requestsTo(path).length >= 1 ? true : undefined), START_MS);
-    // As in production, another worker is already polling when one is killed: the figure is Temporal's, not a start-up.
-    const second = worker();
-    await eventually(async () => ((await activityPollers()) >= 2 ? true : undefined), START_MS);
+    const deliveryHandle = s.app.temporal.client.workflow.getHandle(
+      deliveryWorkflowId(deliveryIdOf(eventId, subscription.id)),
+    );
+    // The worker running the attempt, by the identity Temporal knows it by (the SDK's default: pid@host).
+    const identity = await eventually(async () => {
+      const [pending] = (await deliveryHandle.describe()).raw.pendingActivities ?? [];
+      return pending?.lastWorkerIdentity || undefined;
+    });
+    const first = workers.find((w) => identity.startsWith(`${w.child.pid}@`));
+    assert.ok(first, `the attempt ran on ${identity}, none of the workers started here`);
+    const second = workers.find((w) => w !== first)!;
     first.child.kill('SIGKILL');
     const killedAt = Date.now();
     assert.equal((await first.exited).signal, 'SIGKILL');
@@ -82,9 +94,8 @@ describe('worker process', { timeout: 300_000 }, () => {
     assert.ok(deliveryId);
     assert.equal(retried!.headers['x-service-webhook-delivery-id'], deliveryId);
     // Retried because its heartbeats stopped: Temporal's second try of the activity names the heartbeat timeout.
-    const handle = s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(String(deliveryId)));
     const starts = await eventually(async () => {
-      const found = eventsOfType((await handle.fetchHistory()).events, 'activityTaskStartedEventAttributes');
+      const found = eventsOfType((await deliveryHandle.fetchHistory()).events, 'activityTaskStartedEventAttributes');
       return found.length > 0 ? found : undefined;
     });
     const started = starts[0]!.activityTaskStartedEventAttributes!;

@@ -8,8 +8,10 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
+COPY portal ./portal
 # The workflows are bundled here, once: the worker loads dist/workflow-bundle.js instead of bundling at every start.
-RUN npm run build && npm run bundle:workflows && npm prune --omit=dev
+# The integrator portal's page is built into dist/portal (served by the API under /portal/).
+RUN npm run build:portal && npm run build && npm run bundle:workflows && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production

@@ -44,7 +44,8 @@ export default tseslint.config(
   { languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    // .tsx: the portal (portal/tsconfig.json, found by the project service like the root tsconfig).
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': [
@@ -65,6 +66,8 @@ export default tseslint.config(
       ],
     },
   },
+  // The integrator portal runs in the browser.
+  { files: ['portal/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   // src/store/pages (the page engine) and src/store/listing (the listings on their two layouts) are each entered
   // through their index.ts only; the engine knows nothing of the listings built on it.
   {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { freePort, portOpen, spawnManaged, waitForPort, type Managed } from './lib/processes.js';
 import { ensureTools, MONGO_WIRE_POOL, root, startMongoWire, startTemporalDev } from './lib/servers.js';
 import { createTestCa } from './lib/test-ca.js';
+import { buildPortal } from './lib/portal.js';
 import { DEFAULT_LISTEN_PORT, devListenerEnv, devTlsFiles, LISTEN_HOST } from '../src/cli/listen/dev-listener.js';
 import { loadConfig } from '../src/config.js';
 
@@ -49,6 +50,7 @@ function ensureDevTls(): void {
 
 async function main(): Promise<void> {
   ensureTools();
+  buildPortal(); // the API serves the portal's page from dist/portal
   mkdirSync(data, { recursive: true, mode: 0o700 });
   const procs: Managed[] = [];
   let stopping = false;

@@ -9,6 +9,7 @@ import { delimiter, dirname, join, relative } from 'node:path';
 import { node24Path, root } from './lib/servers.js';
 import { exitWithTestStatus } from './lib/processes.js';
 import { startTestBed } from './lib/test-bed.js';
+import { buildPortal, ensureChromium } from './lib/portal.js';
 
 /** The smoke run on Node 24 in CI: the Node check, the signer, the API as a process, a delivery end to end. */
 const NODE24_SMOKE = [
@@ -88,6 +89,9 @@ async function main(): Promise<number> {
     const files = (requested.length > 0 ? requested : testFiles(join(root, 'test')))
       .map((f) => relative(root, f))
       .sort();
+    // The portal's page is served from its build; its browser tests drive Debian's Chromium.
+    buildPortal();
+    if (files.some((f) => f.startsWith('test/browser/'))) ensureChromium();
     const runs = [await runTests(process.execPath, files, env, join(bed.tmp, 'results.tap'))];
     if (smoke) {
       console.log(`\nsmoke run on Node 24 (CI=true): ${NODE24_SMOKE.join(', ')}`);

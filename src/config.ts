@@ -184,6 +184,19 @@ export const configSchema = z.object({
   HERALD_RETENTION_DUTY: z.coerce.number().gt(0).max(1).default(0.5),
   /** An erasure's wait between cancelling an integrator's work and erasing it (s): ingestion forgets it meanwhile. */
   HERALD_ERASURE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  // The integrator portal (docs/portal.md): the URL its links point at (unset: this API's own origin, /portal/), who
+  // may frame it (CSP frame-ancestors), and where its built assets are (unset: dist/portal of the package).
+  HERALD_PORTAL_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^/]+(\/.*)?\/$/, 'an http(s) URL ending with /, e.g. https://api.example.com/portal/')
+      .optional(),
+  ),
+  HERALD_PORTAL_FRAME_ANCESTORS: z
+    .string()
+    .regex(/^[^;,]+$/, 'CSP sources separated by spaces, e.g. https://dashboard.example.com')
+    .default("'none'"),
+  HERALD_PORTAL_ASSETS: optionalString,
   /** Prometheus scrape listeners (docs/operations-metrics.md): the API's, the worker's, and the Temporal SDK's
    * exporter that the worker proxies onto its own (bound on loopback only; 0: a free port, so that workers sharing
    * a host need no setting for it). */

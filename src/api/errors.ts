@@ -37,6 +37,7 @@ export const notFound = (): HttpError => new HttpError(404, 'not_found');
 export const badRequest = (message: string, code = 'invalid_request'): HttpError => new HttpError(400, code, message);
 export const conflict = (message: string): HttpError => new HttpError(409, 'conflict', message);
 export const unauthorized = (): HttpError => new HttpError(401, 'unauthorized');
+export const forbidden = (message: string): HttpError => new HttpError(403, 'forbidden', message);
 /** 429 with Retry-After (whole seconds, at least 1). */
 export const tooMany = (code: string, message: string, retryAfterSec: number): HttpError =>
   new HttpError(429, code, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) });

@@ -16,6 +16,7 @@ import { adminDeliveryCommands } from './commands/admin-deliveries.js';
 import { temporalCommands } from './commands/temporal.js';
 import { retentionCommands } from './commands/retention.js';
 import { storageCompactCommand } from './commands/storage.js';
+import { portalLinkCommand, portalRevokeCommand } from './commands/portal.js';
 import { runProgram } from './program.js';
 import type { CliCommand, CliIo, CommandSpec } from './types.js';
 
@@ -29,6 +30,7 @@ export const commands: readonly CliCommand[] = [
   subscriptionTestCommand,
   ...deliveryCommands,
   eventsListCommand,
+  portalLinkCommand,
   // operator (admin token)
   keygenCommand,
   integratorsCreateCommand,
@@ -37,6 +39,7 @@ export const commands: readonly CliCommand[] = [
   integratorsEraseSubjectCommand,
   keysAddCommand,
   keysRevokeCommand,
+  portalRevokeCommand,
   eventsPublishCommand,
   ...adminDeliveryCommands,
   ...temporalCommands,

@@ -20,6 +20,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   temporal: 'Operator: Temporal itself, with the TEMPORAL_* settings of the API and the worker',
   retention: "Operator: the retention purge's Temporal Schedule, with the TEMPORAL_* settings (docs/retention.md)",
   storage: 'Development: the embedded MongoDB-wire data folder',
+  portal: 'The integrator portal: links into it (signed, or operator with an integrator id), revoking sessions',
 };
 
 /** A one-line account of a failure: the API's status and error code, or why the API could not be reached. */

@@ -31,6 +31,16 @@ export interface ErasureJob {
   closedAt: string | null;
 }
 
+/** A single-use link into the integrator portal (docs/portal.md). */
+export interface PortalLink {
+  url: string;
+  expiresAt: string;
+}
+export interface PortalLinkOptions {
+  scope?: 'read' | 'manage';
+  sessionSeconds?: number;
+}
+
 /** The internal admin API (`Authorization: Bearer $HERALD_ADMIN_TOKEN`), used by the CLI and by operators' tools. */
 export class HeraldAdminClient {
   readonly #base: string;
@@ -92,6 +102,15 @@ export class HeraldAdminClient {
       'DELETE',
       `/internal/v1/integrators/${encodeURIComponent(integratorId)}/keys/${encodeURIComponent(keyId)}`,
     );
+  }
+
+  /** A link into the integrator's portal (single use, 5 minutes). */
+  portalLink(integratorId: string, options: PortalLinkOptions = {}): Promise<PortalLink> {
+    return this.request('POST', `/internal/v1/integrators/${encodeURIComponent(integratorId)}/portal-links`, options);
+  }
+  /** Ends every portal session and unused link of the integrator. */
+  revokePortalSessions(integratorId: string): Promise<{ revoked: number }> {
+    return this.request('DELETE', `/internal/v1/integrators/${encodeURIComponent(integratorId)}/portal-sessions`);
   }
 
   /** One page of every integrator's deliveries, newest first; `since` is inclusive. */

@@ -24,6 +24,7 @@ import type {
   TestDeliveryResponse,
 } from '../api/schemas/deliveries.js';
 import type { DeliverySummary, RecoverInput, RecoveryCampaign } from '../api/schemas/campaigns.js';
+import type { PortalLink, PortalLinkOptions } from './admin-client.js';
 
 export type { DeliverySummary, RecoverInput, RecoveryCampaign } from '../api/schemas/campaigns.js';
 export type {
@@ -276,6 +277,11 @@ export class HeraldClient {
   /** Pauses, resumes or cancels a recovery campaign; answers it after the change. */
   async controlCampaign(id: string, control: 'pause' | 'resume' | 'cancel'): Promise<RecoveryCampaign> {
     return await this.request('POST', `${campaignPath(id)}/${control}`);
+  }
+
+  /** A single-use link into the portal for a person of the integrator (docs/portal.md). */
+  async portalLink(options: PortalLinkOptions = {}): Promise<PortalLink> {
+    return await this.request('POST', '/v1/portal/sessions', { body: options });
   }
 }
 

@@ -12,7 +12,9 @@ import { errorHandlerPlugin } from '../api/plugins/app/error-handler.js';
 import { adminListenerPlugin } from '../api/plugins/app/admin-listener.js';
 import { rawBodyPlugin } from '../api/plugins/app/raw-body.js';
 import { authFailuresPlugin } from '../api/plugins/app/auth-failures.js';
+import fastifyCookie from '@fastify/cookie';
 import { integratorAuthPlugin } from '../api/plugins/app/integrator-auth.js';
+import { portalAuthPlugin } from '../api/plugins/app/portal-auth.js';
 import { idempotencyPlugin } from '../api/plugins/app/idempotency.js';
 import { requestBudgetPlugin } from '../api/plugins/app/request-budget.js';
 import { storePlugin } from '../api/plugins/app/store.js';
@@ -59,7 +61,15 @@ export async function buildApp({
   const app = Fastify({
     logger: logger ?? {
       level: config.LOG_LEVEL,
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-signature"]'], censor: '[redacted]' },
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-signature"]',
+          'req.headers.cookie',
+          'req.headers["x-portal-link"]',
+        ],
+        censor: '[redacted]',
+      },
       ...(logStream ? { stream: logStream } : {}),
     },
     logController: new OneLinePerRequest(),
@@ -88,6 +98,7 @@ export async function buildApp({
   // 1. external
   await app.register(connectionsPlugin, { config, ensureIndexes, ...(mongoOptions ? { mongoOptions } : {}) });
   await app.register(openapiPlugin);
+  await app.register(fastifyCookie);
   // 2. app
   await app.register(telemetryPlugin, metrics ? { metrics } : {});
   await app.register(errorHandlerPlugin);
@@ -102,6 +113,7 @@ export async function buildApp({
   await app.register(integratorAuthPlugin);
   await app.register(requestBudgetPlugin);
   await app.register(idempotencyPlugin);
+  await app.register(portalAuthPlugin);
   // 3. routes
   await registerRoutes(app);
   return app;

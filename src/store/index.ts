@@ -13,6 +13,7 @@ import { createHealthRepo } from './health-repo.js';
 import { createCampaignProgressRepo } from './campaign-progress-repo.js';
 import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
 import { createDeliveryReportsRepo } from './delivery-reports.js';
+import { createPortalSessionsRepo } from './portal-sessions-repo.js';
 
 /**
  * All repositories, built once per process over one database. The listings' layout (pages or indexes,
@@ -36,6 +37,7 @@ export function createStore(
     campaignSlots: createCampaignSlotsRepo(db),
     campaignProgress: createCampaignProgressRepo(db),
     deliveryReports: createDeliveryReportsRepo(db),
+    portalSessions: createPortalSessionsRepo(db),
     /** Where retention finds the oldest deliveries and events, and removes their listing rows (src/retention). */
     retention: listing.retention,
   } as const;

@@ -57,6 +57,11 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
   quotas: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
   // Idempotency keys (src/store/idempotency-repo.ts): read and written by `_id`, expired like the two above.
   idempotency: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
+  // Portal links and sessions (src/store/portal-sessions-repo.ts): read by `_id`; an integrator's revoked together.
+  portal_sessions: [
+    { key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 },
+    { key: { integratorId: 1 }, name: 'integratorId' },
+  ],
 };
 
 /** A TTL index the server does not implement (the MongoDB-wire server): expiry then relies on the code's sweep. */

@@ -123,6 +123,31 @@ describe('herald CLI', { timeout: 60_000 }, () => {
     await assert.rejects(client.credential(), { name: 'HeraldApiError', status: 401 });
   });
 
+  it("portal link: an operator's for an integrator, or the integrator's own signed one; portal revoke ends them", async () => {
+    const { id } = json<{ id: string }>(await herald(env, ['integrators', 'create', 'Portal Co']));
+    const pair = newKeyPair();
+    assert.equal((await herald(env, ['keys', 'add', id, `0x${compressedHexOf(pair.privateKey)}`])).code, 0);
+    const operator = await herald(env, ['portal', 'link', id, '--read-only', '--ttl', '15m']);
+    assert.equal(operator.code, 0, operator.stderr);
+    const made = json<{ url: string; expiresAt: string }>(operator);
+    assert.match(made.url, /\/portal\/#token=[A-Za-z0-9_-]{43}$/);
+    const file = join(dir, 'portal.pem');
+    writeFileSync(file, pair.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    const own = await herald({ HERALD_URL: env.HERALD_URL! }, ['portal', 'link', '--key', file]);
+    assert.equal(own.code, 0, own.stderr);
+    const stored = await app.store.portalSessions.sessions.find({ integratorId: id }).toArray();
+    assert.deepEqual(stored.map((d) => [d.scope, d.sessionMs]).sort(), [
+      ['manage', 3_600_000],
+      ['read', 900_000],
+    ]);
+    const bad = await herald(env, ['portal', 'link', id, '--ttl', 'soon']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--ttl: expected a duration/);
+    const revoked = await herald(env, ['portal', 'revoke', id]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.deepEqual(json(revoked), { revoked: 2 });
+  });
+
   it('reports API errors on stderr with exit status 1 and nothing on stdout', async () => {
     const { id } = json<{ id: string }>(await herald(env, ['integrators', 'create', 'Dup']));
     const pk = `0x${compressedHexOf(newKeyPair().privateKey)}`;

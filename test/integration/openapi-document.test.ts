@@ -85,10 +85,15 @@ describe('the OpenAPI document', () => {
     }
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), [
       'adminToken',
+      'portalLink',
+      'portalSession',
       'pubkey',
       'signature',
       'timestamp',
     ]);
+    // The portal's session: opened with a link's token, then its cookie (docs/portal.md).
+    assert.deepEqual(doc.paths['/portal/session']?.post?.security, [{ portalLink: [] }]);
+    assert.deepEqual(doc.paths['/portal/session']?.get?.security, [{ portalSession: [] }]);
   });
 
   it('generates a TypeScript client that type-checks and makes signed requests', async () => {

@@ -14,7 +14,9 @@ const PUBLIC = (url: string): boolean =>
   url === '/v1/health/ready' ||
   url === '/openapi.json' ||
   url === '/docs' ||
-  url.startsWith('/docs/');
+  url.startsWith('/docs/') ||
+  // The portal's page (its data comes from the guarded routes; /portal/session is guarded by its own credential).
+  (url.startsWith('/portal/') && url !== '/portal/session');
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const concrete = (url: string): string => url.replace(/:[A-Za-z_]+/g, ID);
@@ -93,7 +95,10 @@ describe('route guards by construction', { timeout: 120_000 }, () => {
     assert.ok(guarded.length >= 15, `only ${guarded.length} guarded routes collected`);
     for (const route of guarded) {
       const security = (route.schema as { security?: unknown[] } | undefined)?.security;
-      assert.ok(Array.isArray(security) && security.length === 1, `${route.url}: no OpenAPI security`);
+      assert.ok(
+        Array.isArray(security) && security.length === 1,
+        `${String(route.method)} ${route.url}: no OpenAPI security`,
+      );
     }
   });
 
@@ -127,8 +132,11 @@ describe('route guards by construction', { timeout: 120_000 }, () => {
 
   it('no spelling of any admin or integrator path answers anything but 401/404 without credentials', async () => {
     let sent = 0;
+    // The admin and integrator paths (/portal/session is its own handler's guard, not a prefix's: its spellings reach
+    // the portal's page, which holds no data).
+    const prefixed = guarded.filter((r) => !r.url.startsWith('/portal/'));
     for (const { app } of [withAdmin, noAdmin])
-      for (const route of guarded)
+      for (const route of prefixed)
         for (const method of methodsOf(route))
           for (const url of spellings(concrete(route.url))) {
             const res = await send(app, method, url);

@@ -187,6 +187,11 @@ describe('docker-compose.yml', () => {
   it('bundles the workflows at build time, into the file the compiled worker loads', () => {
     const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
     assert.match(dockerfile, /npm run build && npm run bundle:workflows && npm prune/);
+    assert.match(
+      dockerfile,
+      /COPY portal \.\/portal\n[\s\S]*RUN npm run build:portal && /,
+      'the portal page is built in',
+    );
     const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       scripts: Record<string, string>;
     };

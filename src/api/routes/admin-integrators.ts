@@ -115,6 +115,8 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
       const revoked = await repo.revokeKey(request.params.integratorId, request.params.keyId);
       if (!revoked) throw notFound();
       app.authKeys.changedHere(revoked);
+      // A revoked key may have been the one compromised: every portal session of the integrator ends with it.
+      await app.store.portalSessions.revokeIntegrator(request.params.integratorId);
       return await reply.code(204).send(null);
     },
   );
@@ -139,6 +141,7 @@ export const adminIntegratorRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = request.params.integratorId;
       const started = await app.deliveryService.erase(id);
       if (!started) throw notFound();
+      await app.store.portalSessions.revokeIntegrator(id);
       return await reply
         .code(started.created ? 202 : 200)
         .header('location', `/internal/v1/integrators/${id}/erasure`)

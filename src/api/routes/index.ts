@@ -12,6 +12,8 @@ import { subscriptionPauseRoutes } from './subscription-pause.js';
 import { subscriptionKeyRoutes } from './subscription-keys.js';
 import { campaignRoutes } from './campaigns.js';
 import { deliveryControlRoutes } from './delivery-control.js';
+import { adminPortalRoutes, portalLinkRoutes } from './portal-links.js';
+import { portalPageRoutes } from './portal-pages.js';
 import { adminScope } from '../scopes/admin-scope.js';
 import { integratorScope } from '../scopes/integrator-scope.js';
 
@@ -21,9 +23,14 @@ import { integratorScope } from '../scopes/integrator-scope.js';
  */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
+  // The portal's page and session: public (the session is its own credential); its data calls are integrator routes.
+  await app.register(portalPageRoutes);
   const token = app.config.HERALD_ADMIN_TOKEN;
   if (token !== undefined)
-    await app.register(adminScope, { token, routes: [adminIntegratorRoutes, adminEventRoutes, adminDeliveryRoutes] });
+    await app.register(adminScope, {
+      token,
+      routes: [adminIntegratorRoutes, adminEventRoutes, adminDeliveryRoutes, adminPortalRoutes],
+    });
   await app.register(integratorScope, {
     routes: [
       credentialRoutes,
@@ -35,6 +42,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
       subscriptionKeyRoutes,
       deliveryControlRoutes,
       campaignRoutes,
+      portalLinkRoutes,
     ],
   });
 }

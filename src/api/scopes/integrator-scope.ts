@@ -18,7 +18,8 @@ export interface ScopeOptions {
 export const integratorScope: FastifyPluginAsync<ScopeOptions> = async (scope, { routes }) => {
   scope.addHook('onRoute', (route) => {
     // Every route here can answer the request budget's 429 (and its own, e.g. a quota's, keeps its place).
-    const response = { ...errorResponses(429), ...(route.schema?.response as object | undefined) };
+    // A portal session is refused a write it may not make (403: read-only, or not from the portal's page).
+    const response = { ...errorResponses(403, 429), ...(route.schema?.response as object | undefined) };
     route.schema = { ...route.schema, security: integratorSecurity, response };
     // Every POST takes an Idempotency-Key (src/api/plugins/app/idempotency.ts): after validation, around the handler.
     if (route.method !== 'POST') return;
@@ -30,11 +31,18 @@ export const integratorScope: FastifyPluginAsync<ScopeOptions> = async (scope, {
     route.preHandler = [scope.idempotency.begin, ...[route.preHandler ?? []].flat()];
     route.onSend = [...[route.onSend ?? []].flat(), scope.idempotency.finish];
   });
+  // Two credentials: the signature headers, or (without them) a portal session's cookie (docs/portal.md), each
+  // checked by its own guard; the routes behind them are the same.
+  const { integratorAuth: signed, portalAuth: portal } = scope;
   // Before the body is read: a blocked address, or headers that cannot be a credential, end here; then an integrator
   // over its request budget (429 rate_limited), from its key alone: no body read, no verification, no digest.
-  scope.addHook('onRequest', scope.integratorAuth.precheck);
+  scope.addHook('onRequest', async (request, reply) =>
+    portal.carries(request) ? await portal.precheck(request, reply) : await signed.precheck(request, reply),
+  );
   scope.addHook('onRequest', scope.requestBudget.check);
   // After the body is read (the signature covers its bytes) and before validation; spends the budget once verified.
-  scope.addHook('preValidation', scope.integratorAuth.authenticate);
+  scope.addHook('preValidation', async (request, reply) =>
+    request.portalSession ? await portal.authenticate(request, reply) : await signed.authenticate(request, reply),
+  );
   for (const routePlugin of routes) await scope.register(routePlugin);
 };

@@ -43,6 +43,18 @@ export const openapiPlugin = fp(
               description: '0x + DER ECDSA-SHA256 signature (hex)',
             },
             adminToken: { type: 'http', scheme: 'bearer', description: 'HERALD_ADMIN_TOKEN, internal routes only' },
+            portalLink: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-Portal-Link',
+              description: "a portal link's token (its URL's #token=…), single use: POST /portal/session only",
+            },
+            portalSession: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'herald_portal',
+              description: 'the portal session cookie (docs/portal.md); also accepted by every /v1 route but health',
+            },
           },
         },
       },

@@ -1,0 +1,158 @@
+// The shapes of the integrator REST API (docs/api.md) that the portal reads.
+
+export type Scope = 'read' | 'manage';
+
+export interface Session {
+  integratorId: string;
+  scope: Scope;
+  expiresAt: string;
+  csrfToken: string;
+}
+
+export interface ApiErrorBody {
+  error: string;
+  status: number;
+  message?: string;
+}
+
+export interface SubscriptionKey {
+  keyId: string;
+  publicKey: string;
+  status: 'active' | 'inactive';
+  createdAt: string;
+}
+
+export type SubscriptionStatus = 'enabled' | 'disabled' | 'paused';
+
+export interface Subscription {
+  id: string;
+  url: string;
+  eventTypes: string[];
+  description: string | null;
+  status: SubscriptionStatus;
+  pausedReason: 'manual' | 'endpoint_gone' | 'endpoint_unhealthy' | null;
+  pausedAt: string | null;
+  keyId: string;
+  publicKey: string;
+  createdAt: string;
+  updatedAt: string;
+  keys: SubscriptionKey[];
+}
+
+export interface SubscriptionPage {
+  subscriptions: Subscription[];
+  nextCursor: string | null;
+}
+
+export interface ResponseSummary {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  truncated: boolean;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface Delivery {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  createdAt: string;
+  updatedAt: string;
+  nextAttemptAt: string | null;
+  terminalReason: string | null;
+  lastResponseSummary: ResponseSummary | null;
+  held: boolean;
+  waitReason: 'subscription_paused' | 'endpoint_unresponsive' | 'integrator_busy' | null;
+}
+
+export interface Attempt {
+  id: string;
+  deliveryId: string;
+  attemptNumber: number;
+  outcome: string;
+  signedAt: string;
+  signedTimestamp: string;
+  createdAt: string;
+  signingKeyId: string;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseSummary: ResponseSummary | null;
+  actor: 'system' | 'manual' | 'test';
+  address: string | null;
+  retryAfterSeconds: number | null;
+  retryInSeconds: number | null;
+}
+
+export interface DeliveryWithAttempts extends Delivery {
+  attempts: Attempt[];
+  attemptsNextAfter: number | null;
+}
+
+export interface DeliveryPage {
+  deliveries: Delivery[];
+  nextCursor: string | null;
+}
+
+export interface AttemptPage {
+  attempts: Attempt[];
+  nextAfter: number | null;
+}
+
+export interface EventItem {
+  id: string;
+  eventType: string;
+  occurredAt: string;
+  livemode: boolean;
+  payloadVersion: number;
+  integratorId: string;
+  accountId: string | null;
+  userId: string | null;
+  entityId: string | null;
+  beneficiaryId: string | null;
+  transactionId: string | null;
+  provider: string | null;
+  providerEventId: string | null;
+  data: unknown;
+  createdAt: string;
+}
+
+export interface EventPage {
+  events: EventItem[];
+  nextCursor: string | null;
+}
+
+export interface TestDeliveryResponse {
+  event: { id: string; payload: unknown };
+  delivery: Delivery;
+  attempt: Attempt;
+}
+
+export type CampaignState = 'running' | 'paused' | 'cancelled' | 'completed';
+
+export interface RecoveryCampaign {
+  id: string;
+  subscriptionId: string;
+  since: string;
+  until: string;
+  statuses: ('failed' | 'cancelled')[];
+  ratePerSecond: number;
+  state: CampaignState;
+  total: number;
+  requested: number;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+  done: number;
+}
+
+export interface DeliverySummary {
+  subscriptionId: string;
+  counts: Partial<Record<DeliveryStatus, number>>;
+  countLimit: number;
+  oldestPending: { id: string; createdAt: string; attemptCount: number; nextAttemptAt: string | null } | null;
+}

@@ -29,6 +29,8 @@ export interface BenchStack extends BenchIntegrator {
   readonly app: FastifyInstance;
   readonly config: Config;
   readonly admin: HeraldAdminClient;
+  /** The API's address (loopback). */
+  readonly baseUrl: string;
   readonly worker: ChildProcess;
   /** pids of the API (this process), the worker, the MongoDB-wire server and the Temporal dev server. */
   readonly pids: Record<string, number | undefined>;
@@ -143,6 +145,7 @@ export async function startBenchStack(
     app,
     config,
     admin,
+    baseUrl,
     worker,
     pids: {
       api: process.pid,

@@ -127,6 +127,9 @@ describe('the integrator portal in Chromium', { timeout: 240_000 }, () => {
     await page.getByRole('link', { name: eventId }).first().click();
     await page.getByRole('heading', { level: 1, name: `Event ${eventId}` }).waitFor();
     await page.getByTestId('payload-pretty').waitFor();
+    await page.getByLabel('Exact bytes').check();
+    const raw = await page.getByTestId('payload-raw').textContent();
+    assert.equal(raw, '{"note":"ünïcode ✓","amount":"10.00","nested":{"list":[1,2]}}', 'the data as stored');
     await accessible(page, 'event');
     await go(page, 'Recovery', 'Recovery');
     await accessible(page, 'recovery');

@@ -93,7 +93,7 @@ describe('smaller API findings', () => {
     assert.equal(foreign.json<{ error: string }>().error, 'invalid_cursor');
   });
 
-  it('keeps /internal out of the public /openapi.json; every other /v1 route but health carries its security', async () => {
+  it('keeps /internal out of the public /openapi.json; every other route but health carries its security', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
       paths: Record<string, Record<string, { security?: unknown[] }>>;
     }>();
@@ -106,6 +106,9 @@ describe('smaller API findings', () => {
     for (const [path, ops] of Object.entries(doc.paths))
       for (const [method, op] of Object.entries(ops)) {
         if (path.startsWith('/v1/health')) assert.equal(op.security, undefined, path);
+        // The portal's session: its own credentials (docs/portal.md).
+        else if (path === '/portal/session')
+          assert.deepEqual(op.security, [{ [method === 'post' ? 'portalLink' : 'portalSession']: [] }], method);
         else assert.deepEqual(op.security, [{ pubkey: [], timestamp: [], signature: [] }], `${method} ${path}`);
       }
   });

@@ -125,7 +125,8 @@ describe('payload fidelity and limits (real app)', () => {
   /** Every route that takes a body, with fresh ids in its path. */
   const bodyRoutes = () =>
     routesOf(app)
-      .filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))
+      // The portal's session routes read no body, and refuse a request without their credential before reading one.
+      .filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && r.url !== '/portal/session')
       .map(({ method, url }) => ({ method, url, target: url.replace(/:[a-z_]+/gi, () => randomUUID()) }));
 
   /** Sends a JSON body to a route: signed by acme (/v1) or with the admin token (/internal), or with no credentials. */

@@ -27,6 +27,7 @@ interface Owned {
 const resourceOf = (owner: Owned): Record<string, string> => ({
   subscription_id: owner.subscription._id,
   delivery_id: owner.delivery._id,
+  event_id: owner.event._id,
   campaign_id: owner.campaignId,
 });
 
@@ -35,6 +36,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/webhooks/subscriptions': { url: HOOK_URL },
   'PATCH /v1/webhooks/subscriptions/:subscription_id': { description: 'mine now' },
   'POST /v1/webhooks/subscriptions/:subscription_id/recover': { since: '2026-01-01T00:00:00.000Z' },
+  'POST /v1/portal/sessions': { scope: 'read' },
 };
 
 const paramsOf = (url: string): string[] => [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);

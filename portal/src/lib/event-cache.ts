@@ -1,4 +1,4 @@
-// Events seen in listings, kept for their own page: the API has no GET for a single event.
+// Events seen in listings or read one by one, kept for their own page (with the exact text of their data).
 import type { EventItem } from '../types';
 
 export interface CachedEvent {

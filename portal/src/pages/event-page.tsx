@@ -87,9 +87,7 @@ export function EventPage({ id }: { id: string }): JSX.Element {
       <PageTitle title={`Event ${id}`} />
       <ErrorAlert message={found.error} />
       {found.loading ? <Loading what="the event" /> : null}
-      {!found.loading && !found.error && !found.data ? (
-        <p>This event was not found in the recent event history (it may be older than the pages searched).</p>
-      ) : null}
+      {!found.loading && !found.error && !found.data ? <p>No such event.</p> : null}
       {found.data ? <Facts event={found.data.event} /> : null}
       {found.data ? <Payload data={found.data.event.data} raw={found.data.raw} /> : null}
       <section aria-labelledby="event-deliveries">

@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { keysetPage } from '../../store/cursor.js';
-import { eventPageJson } from '../../domain/event-record.js';
+import { eventPageJson, historyItemJson } from '../../domain/event-record.js';
+import { isHeraldEventType } from '../../domain/event-types.js';
 import { integratorOf } from '../request-context.js';
 import { sendJsonText } from '../send-json.js';
-import { errorResponses } from '../errors.js';
-import { listEventsQuery, listEventsResponse } from '../schemas/events.js';
+import { errorResponses, notFound } from '../errors.js';
+import { eventHistoryItem, listEventsQuery, listEventsResponse } from '../schemas/events.js';
+import { uuid } from '../schemas/common.js';
 
 /** Cursor scope of this listing: a cursor of another listing is refused. */
 const CURSOR_SCOPE = 'events';
@@ -37,6 +40,31 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       const nextCursor = next && app.cursors.encode(CURSOR_SCOPE, next, binding);
       // Items are the stored delivery bodies plus createdAt (src/domain/event-record.ts), already JSON.
       return await sendJsonText(reply, 200, eventPageJson(page, nextCursor));
+    },
+  );
+
+  app.get(
+    '/v1/query/events/:event_id',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'One event of the history',
+        description:
+          'The event as the listing gives it (its data exactly as the producer sent it), webhook.test events ' +
+          "included. Herald's own events (webhook.subscription_paused) and another integrator's: 404. An " +
+          'extension of the interface (the portal shows an event by its id with it).',
+        // Like §4.2's subscription ids: a malformed id names no event either.
+        params: z.strictObject({
+          event_id: z.string().meta({ format: 'uuid', description: 'the event id; not a uuid: 404' }),
+        }),
+        response: { 200: eventHistoryItem, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const id = uuid.safeParse(request.params.event_id);
+      const event = id.success ? await app.store.events.findForIntegrator(integratorOf(request), id.data) : null;
+      if (!event || isHeraldEventType(event.eventType)) throw notFound();
+      return await sendJsonText(reply, 200, historyItemJson(event));
     },
   );
 };

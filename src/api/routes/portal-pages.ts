@@ -55,12 +55,20 @@ export const portalPageRoutes: FastifyPluginAsyncZod = async (app) => {
       path: '/',
       expires,
     });
-  const sessionOf = async (request: FastifyRequest) => {
-    const secret = request.cookies[PORTAL_COOKIE];
-    const session = secret === undefined ? null : await app.store.portalSessions.findSession(idOf(secret));
-    if (!session || secret === undefined) throw unauthorized();
-    return { session, secret };
+  // Each credential is checked before any body is read (onRequest), as the integrator routes' are.
+  const withLink = async (request: FastifyRequest) => {
+    const token = request.headers['x-portal-link'];
+    if (typeof token !== 'string' || token.length > 200) throw unauthorized();
   };
+  const withSession = async (request: FastifyRequest) => {
+    const secret = request.cookies[PORTAL_COOKIE];
+    request.portalSession = secret === undefined ? null : await app.store.portalSessions.findSession(idOf(secret));
+    if (!request.portalSession) throw unauthorized();
+  };
+  const sessionOf = (request: FastifyRequest) => ({
+    session: request.portalSession!,
+    secret: request.cookies[PORTAL_COOKIE]!,
+  });
 
   app.post(
     '/portal/session',
@@ -71,10 +79,10 @@ export const portalPageRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ portalLink: [] }],
         response: { 200: portalSession, ...errorResponses(401, 403) },
       },
+      onRequest: withLink,
     },
     async (request, reply) => {
-      const token = request.headers['x-portal-link'];
-      if (typeof token !== 'string' || token.length > 200) throw unauthorized();
+      const token = request.headers['x-portal-link'] as string;
       // From the portal's page only: another site cannot sign a browser in to a session of its choosing.
       const problem = crossSiteProblem(config, request, null, sameToken);
       if (problem) throw forbidden(problem);
@@ -93,9 +101,10 @@ export const portalPageRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ portalSession: [] }],
         response: { 200: portalSession, ...errorResponses(401) },
       },
+      onRequest: withSession,
     },
     async (request) => {
-      const { session, secret } = await sessionOf(request);
+      const { session, secret } = sessionOf(request);
       return answer(session, secret);
     },
   );
@@ -108,9 +117,10 @@ export const portalPageRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ portalSession: [] }],
         response: { 204: z.null(), ...errorResponses(401, 403) },
       },
+      onRequest: withSession,
     },
     async (request, reply) => {
-      const { session, secret } = await sessionOf(request);
+      const { session, secret } = sessionOf(request);
       const problem = crossSiteProblem(config, request, csrfOf(secret), sameToken);
       if (problem) throw forbidden(problem);
       await app.store.portalSessions.remove(session._id);

@@ -138,6 +138,52 @@ describe('the integrator portal in Chromium', { timeout: 240_000 }, () => {
     await page.context().close();
   });
 
+  it('edits, rotates and deletes a subscription; cancels a delivery; recovers it with a campaign', async () => {
+    const edited = await s.subscribe('/portal-edit');
+    s.answers.set('/portal-cancel', 503);
+    const cancelling = await s.subscribe('/portal-cancel', ['transaction.completed']);
+    const page = await openPortal();
+    const card = page.locator(`[data-testid="subscription-${edited.id}"]`);
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await card.getByLabel('Description (optional)').fill('edited in the portal');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await eventually(async () =>
+      (await s.alice.client.getSubscription(edited.id)).description === 'edited in the portal' ? true : undefined,
+    );
+    const before = await card.getByTestId('public-key').textContent();
+    await card.getByRole('button', { name: 'Rotate key' }).click();
+    await eventually(async () => ((await card.getByTestId('public-key').textContent()) !== before ? true : undefined));
+    const shown = await card.getByTestId('public-key').textContent();
+    assert.equal(shown, (await s.alice.client.getSubscription(edited.id)).publicKey, 'the new key, as the API has it');
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await card.waitFor({ state: 'detached' });
+    await assert.rejects(s.alice.client.getSubscription(edited.id), { status: 404 });
+
+    const eventId = await s.publish('transaction.completed');
+    const [pending] = await eventually(async () => {
+      const found = (await s.deliveriesOf(eventId, cancelling.id)).filter((d) => d.attemptCount === 1);
+      return found.length > 0 ? found : undefined;
+    });
+    await page.goto(`${s.baseUrl}/portal/deliveries/${pending!.id}`);
+    await page.getByRole('button', { name: 'Cancel delivery' }).click();
+    await eventually(async () =>
+      (await s.alice.client.getDelivery(pending!.id)).status === 'cancelled' ? true : undefined,
+    );
+
+    s.answers.set('/portal-cancel', 204);
+    await go(page, 'Recovery', 'Recovery');
+    await page.getByLabel('Subscription').selectOption(cancelling.id);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const local = new Date(hourAgo.getTime() - hourAgo.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await page.getByLabel('Since (local time)').fill(local);
+    await page.getByLabel('were cancelled').check();
+    await page.getByRole('button', { name: 'Start recovery' }).click();
+    await page.locator('[data-testid^="campaign-"] progress').waitFor();
+    await eventually(() => (s.requestsTo('/portal-cancel').length >= 2 ? true : undefined), 30_000, 're-delivered');
+    await page.context().close();
+  });
+
   it("answers 404 for another integrator's ids, in the page and from the API", async () => {
     const bob = await registerIntegrator(s.app, s.baseUrl, 'bob');
     const theirs = await bob.client.createSubscription({ url: callbackUrl('/bob') });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { portalAssetsDir } from '../../portal/assets.js';
 import { openSession } from '../../portal/links.js';
 import { crossSiteProblem } from '../../portal/origin.js';
-import { csrfOf, idOf, sameToken } from '../../portal/secrets.js';
+import { csrfOf } from '../../portal/secrets.js';
 import type { PortalSessionDoc } from '../../store/portal-sessions-repo.js';
 import { PORTAL_COOKIE } from '../plugins/app/portal-auth.js';
 import { errorResponses, forbidden, HttpError, unauthorized } from '../errors.js';
@@ -61,8 +61,7 @@ export const portalPageRoutes: FastifyPluginAsyncZod = async (app) => {
     if (typeof token !== 'string' || token.length > 200) throw unauthorized();
   };
   const withSession = async (request: FastifyRequest) => {
-    const secret = request.cookies[PORTAL_COOKIE];
-    request.portalSession = secret === undefined ? null : await app.store.portalSessions.findSession(idOf(secret));
+    request.portalSession = await app.portalAuth.find(request);
     if (!request.portalSession) throw unauthorized();
   };
   const sessionOf = (request: FastifyRequest) => ({
@@ -84,7 +83,7 @@ export const portalPageRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const token = request.headers['x-portal-link'] as string;
       // From the portal's page only: another site cannot sign a browser in to a session of its choosing.
-      const problem = crossSiteProblem(config, request, null, sameToken);
+      const problem = crossSiteProblem(config, request, null);
       if (problem) throw forbidden(problem);
       const opened = await openSession(app.store.portalSessions, token);
       if (!opened) throw unauthorized();
@@ -121,7 +120,7 @@ export const portalPageRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { session, secret } = sessionOf(request);
-      const problem = crossSiteProblem(config, request, csrfOf(secret), sameToken);
+      const problem = crossSiteProblem(config, request, csrfOf(secret));
       if (problem) throw forbidden(problem);
       await app.store.portalSessions.remove(session._id);
       return await reply.clearCookie(PORTAL_COOKIE, { path: '/' }).code(204).send(null);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { PortalSessionDoc } from '../../../store/portal-sessions-repo.js';
 import { crossSiteProblem } from '../../../portal/origin.js';
-import { csrfOf, idOf, sameToken } from '../../../portal/secrets.js';
+import { csrfOf, idOf } from '../../../portal/secrets.js';
 import { forbidden } from '../../errors.js';
 
 /** The session cookie (HttpOnly, SameSite=Strict; Secure behind HTTPS). */
@@ -18,6 +18,8 @@ declare module 'fastify' {
     portalAuth: {
       /** Whether the request comes with a portal cookie and no signature headers. */
       carries(request: FastifyRequest): boolean;
+      /** The live session its cookie names, or null (also /portal/session's own guard). */
+      find(request: FastifyRequest): Promise<PortalSessionDoc | null>;
       /** onRequest: the session, live (401 otherwise, the same body as a bad signature). */
       precheck(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
       /** preValidation: a write needs the manage scope, the portal's origin and the CSRF token; spends the budget. */
@@ -37,9 +39,12 @@ export const portalAuthPlugin = fp(
     app.decorate('portalAuth', {
       carries: (request: FastifyRequest) =>
         request.headers['x-pubkey'] === undefined && secretOf(request) !== undefined,
-      async precheck(request: FastifyRequest, reply: FastifyReply) {
+      async find(request: FastifyRequest) {
         const secret = secretOf(request);
-        const session = secret === undefined ? null : await app.store.portalSessions.findSession(idOf(secret));
+        return secret === undefined ? null : await app.store.portalSessions.findSession(idOf(secret));
+      },
+      async precheck(request: FastifyRequest, reply: FastifyReply) {
+        const session = await app.portalAuth.find(request);
         if (!session) return refuse(request, reply, 'portal session unknown, ended or expired');
         request.portalSession = session;
         return undefined;
@@ -50,7 +55,7 @@ export const portalAuthPlugin = fp(
         if (!session || secret === undefined) return refuse(request, reply, 'no portal session before the body');
         if (!READS.has(request.method)) {
           if (session.scope !== 'manage') throw forbidden('this portal session is read-only');
-          const problem = crossSiteProblem(app.config, request, csrfOf(secret), sameToken);
+          const problem = crossSiteProblem(app.config, request, csrfOf(secret));
           if (problem) throw forbidden(problem);
         }
         const wait = app.requestBudget.spend(request, session.integratorId);

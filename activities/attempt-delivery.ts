@@ -17,6 +17,7 @@ import { currentHeartbeat, withHeartbeats } from './keep-alive.js';
 import { createRepeatPostGuard } from './repeat-posts.js';
 import { SigningKeyUnavailable, type createSigningKeyCache } from './signing-keys.js';
 import type { SubscriptionCache } from './subscription-cache.js';
+import type { AttemptStats } from './attempt-stats.js';
 import type { EndpointHealth } from './endpoint-health.js';
 import type { DeliveryPort } from './delivery-port.js';
 
@@ -34,6 +35,8 @@ export interface AttemptDeps {
   readonly observer?: AttemptObserver;
   /** Counts failures per endpoint and pauses one that keeps failing (activities/endpoint-health.ts); none when absent. */
   readonly health?: EndpointHealth;
+  /** The hourly attempt stats (activities/attempt-stats.ts); none when absent. */
+  readonly stats?: AttemptStats;
   /** Pauses a subscription whose endpoint answered 410 Gone; none when absent. */
   readonly autoPause?: DeliveryPort['autoPause'];
   /** The longest wait a Retry-After may ask for (HERALD_RETRY_AFTER_MAX_SECONDS; default: the rule's). */

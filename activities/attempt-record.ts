@@ -1,6 +1,6 @@
 // An attempt's record: the attempt rule's verdict on what the receiver answered, written with its effect on the
 // delivery in one write by `_id` (which creates a handed-off delivery), then the receiver's signals (410 pauses the
-// subscription; every answer counts for the endpoint's health).
+// subscription; every answer counts for the endpoint's health and in the subscription's stats).
 import { decideAttempt, type AttemptVerdict } from '../src/domain/attempt-rule.js';
 import type { DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import { attemptsToMove } from '../src/store/attempts-repo.js';
@@ -9,6 +9,7 @@ import type { Store } from '../src/store/index.js';
 import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attempt-observer.js';
 import type { AttemptResult } from '../workflows/types.js';
 import type { DeliveryPort } from './delivery-port.js';
+import type { AttemptStats } from './attempt-stats.js';
 import type { EndpointHealth } from './endpoint-health.js';
 import { recordPersistently } from './keep-alive.js';
 
@@ -20,6 +21,7 @@ export interface RecordDeps {
   readonly logError: LogError;
   readonly observer?: AttemptObserver | undefined;
   readonly health?: EndpointHealth | undefined;
+  readonly stats?: AttemptStats | undefined;
   readonly autoPause?: DeliveryPort['autoPause'] | undefined;
   readonly retryAfterMaxSeconds?: number | undefined;
   readonly recordBudgetMs?: number | undefined;
@@ -36,7 +38,7 @@ const endingReason = (written: DeliveryStatus, decided: DeliveryStatus, reason: 
   written === decided ? reason : written === 'cancelled' ? 'cancelled_during_attempt' : null;
 
 export function createAttemptRecorder(deps: RecordDeps) {
-  const { store, now, logError, observer, health, autoPause, retryAfterMaxSeconds, recordBudgetMs } = deps;
+  const { store, now, logError, observer, health, stats, autoPause, retryAfterMaxSeconds, recordBudgetMs } = deps;
 
   return {
     endingReason,
@@ -46,8 +48,12 @@ export function createAttemptRecorder(deps: RecordDeps) {
       return { ...result, nextAttemptInMs: dueAt ? dueAt.getTime() - now().getTime() : null };
     },
 
-    /** After the record: 410 Gone pauses the subscription; every answer counts for the endpoint's health. */
+    /**
+     * After the record: 410 Gone pauses the subscription; every answer counts for the endpoint's health and in the
+     * subscription's hourly stats.
+     */
     async receiverSignals(subscription: SubscriptionDoc, sent: AttemptDoc, gone: boolean, ctx: DeliveryLogContext) {
+      stats?.add(subscription._id, sent);
       try {
         if (gone && autoPause) await autoPause(subscription, 'endpoint_gone', sent.createdAt);
         else await health?.observe(subscription, sent.outcome, sent.createdAt);

@@ -4,6 +4,7 @@ import type { WebhookHttpClient } from '../src/net/http-client.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptObserver } from '../src/telemetry/attempt-observer.js';
 import { createAttemptDelivery, type LogError } from './attempt-delivery.js';
+import { createAttemptStats } from './attempt-stats.js';
 import type { DeliveryPort } from './delivery-port.js';
 import { createEndpointHealth, type HealthPolicy } from './endpoint-health.js';
 import { createPrepareRerun } from './prepare-rerun.js';
@@ -45,11 +46,17 @@ export interface ActivityDeps {
   readonly retention?: RetentionPolicy;
 }
 
+/** Outside an activity (the stats' writes) with no logger given: one JSON line on stderr. */
+const logToStderr: LogError = (message, fields) => {
+  process.stderr.write(`${JSON.stringify({ level: 'error', message, ...fields })}\n`);
+};
+
 /** Every activity, built over its dependencies; workflows import only this function's type. */
 export function createActivities(deps: ActivityDeps) {
   const { healthPolicy: policy, retryAfterMaxSeconds, delivery } = deps;
   const autoPause = delivery ? (...args: Parameters<DeliveryPort['autoPause']>) => delivery.autoPause(...args) : null;
   const keys = createSigningKeyCache(deps.vault);
+  const stats = createAttemptStats({ repo: deps.store.attemptStats, logError: deps.logError ?? logToStderr });
   return {
     ...createAttemptDelivery({
       store: deps.store,
@@ -66,6 +73,7 @@ export function createActivities(deps: ActivityDeps) {
         : {}),
       ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
       ...(deps.gate ? { gate: deps.gate } : {}),
+      stats,
     }),
     releasePage: createReleasePage({
       store: deps.store,

@@ -17,6 +17,7 @@ export {
   type DeliveryPage,
   type DeliveryWithAttempts,
   type TestDeliveryResponse,
+  type SubscriptionStats,
 } from './client/herald-client.js';
 export type { EventFilters, EventHistoryItem, EventPage, PublishEventInput } from './client/events.js';
 export { HeraldAdminClient, type Integrator, type IntegratorKey } from './client/admin-client.js';

@@ -150,9 +150,5 @@ export interface RecoveryCampaign {
   done: number;
 }
 
-export interface DeliverySummary {
-  subscriptionId: string;
-  counts: Partial<Record<DeliveryStatus, number>>;
-  countLimit: number;
-  oldestPending: { id: string; createdAt: string; attemptCount: number; nextAttemptAt: string | null } | null;
-}
+/** GET /v1/webhooks/subscriptions/{id}/stats, as its zod schema defines it (src/api/schemas/stats.ts). */
+export type { SubscriptionStats } from '../../src/api/schemas/stats.js';

@@ -12,6 +12,7 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
   'GET /v1/webhooks/subscriptions': 2,
   'GET /v1/webhooks/subscriptions/:subscription_id/keys': 2,
   'GET /v1/webhooks/subscriptions/:subscription_id/deliveries/summary': 5,
+  'GET /v1/webhooks/subscriptions/:subscription_id/stats': 2,
 };
 
 /** The cost of the route this request matched (HEAD as its GET). */

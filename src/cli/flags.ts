@@ -25,6 +25,12 @@ export const listingOptions = {
   json: jsonFlag,
 } as const satisfies Record<string, OptionSpec>;
 
+/** A listing's exclusive bounds on createdAt. */
+export const createdOptions = {
+  after: { type: 'string', value: 'time', help: 'created after this ISO time (exclusive)' },
+  before: { type: 'string', value: 'time', help: 'created before this ISO time (exclusive)' },
+} as const satisfies Record<string, OptionSpec>;
+
 export const deliveryStatusFlag = {
   type: 'string',
   value: 'status',

@@ -26,24 +26,8 @@ import type {
 import type { DeliverySummary, RecoverInput, RecoveryCampaign } from '../api/schemas/campaigns.js';
 import type { PortalLink, PortalLinkOptions } from './admin-client.js';
 
-export type { DeliverySummary, RecoverInput, RecoveryCampaign } from '../api/schemas/campaigns.js';
-export type {
-  CreateSubscriptionInput,
-  Subscription,
-  SubscriptionKey,
-  SubscriptionPage,
-  SubscriptionStatus,
-  UpdateSubscriptionInput,
-} from '../api/schemas/subscriptions.js';
-export type {
-  AttemptPage,
-  Delivery,
-  DeliveryAttempt,
-  DeliveryFilters,
-  DeliveryPage,
-  DeliveryWithAttempts,
-  TestDeliveryResponse,
-} from '../api/schemas/deliveries.js';
+export type * from './api-types.js';
+import type { SubscriptionStats } from '../api/schemas/stats.js';
 
 const DELIVERIES = '/v1/webhooks/deliveries';
 const deliveryPath = (id: string): string => `${DELIVERIES}/${encodeURIComponent(id)}`;
@@ -262,6 +246,13 @@ export class HeraldClient {
   /** A subscription's deliveries counted by status, and its oldest pending one. */
   async deliverySummary(subscriptionId: string): Promise<DeliverySummary> {
     return await this.request('GET', `${subscriptionPath(subscriptionId)}/deliveries/summary`);
+  }
+
+  /** A subscription's attempts, success rate and latency hour by hour: the last `hours` (default 24), current last. */
+  async subscriptionStats(subscriptionId: string, hours?: number): Promise<SubscriptionStats> {
+    return await this.request('GET', `${subscriptionPath(subscriptionId)}/stats`, {
+      query: hours === undefined ? {} : { hours },
+    });
   }
 
   /** Starts (or finds: same window, same campaign) a paced re-delivery of a window of failed deliveries. */

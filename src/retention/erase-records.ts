@@ -29,9 +29,9 @@ async function idsWhere(db: Db, collection: string, field: string, values: reado
 
 /**
  * An erasure's last step, once its history is gone (purge-integrator.ts): every subscription of the integrator with
- * its signing keys (sealed private keys), endpoint health and index entry, its campaigns' progress, what is left of its
- * page documents (a scan of `event_pages` by `_id` prefix: once per erasure), then itself (its request-signing keys stay,
- * revoked: src/store/integrators-repo.ts).
+ * its signing keys (sealed private keys), endpoint health, attempt stats and index entry, its campaigns' progress,
+ * what is left of its page documents (a scan of `event_pages` by `_id` prefix: once per erasure), then itself (its
+ * request-signing keys stay, revoked: src/store/integrators-repo.ts).
  * Idempotent: each delete finds nothing the second time; the integrator goes last, so a stopped erasure is resumed.
  */
 export async function eraseRecords(store: Store, integratorId: string): Promise<RecordCounts> {
@@ -45,6 +45,7 @@ export async function eraseRecords(store: Store, integratorId: string): Promise<
   const keyIds = await idsWhere(db, 'signing_keys', 'subscriptionId', subscriptionIds);
   const signingKeys = await deleteByIds(db, 'signing_keys', keyIds);
   await deleteByIds(db, 'endpoint_health', subscriptionIds);
+  await store.attemptStats.eraseIntegrator(integratorId);
   await db.collection<{ _id: string }>('subscription_index').deleteOne({ _id: integratorId });
   const subscriptions = await deleteByIds(db, 'subscriptions', subscriptionIds);
   const campaigns = (await db.collection('campaign_progress').deleteMany({ integratorId })).deletedCount;

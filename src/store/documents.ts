@@ -137,3 +137,21 @@ export interface EndpointHealthDoc {
   /** The last 2xx recorded (written at most once a minute per worker). */
   lastSuccessAt: Date | null;
 }
+
+/**
+ * `attempt_stats`: one subscription's recorded attempts in one hour (`_id` `<subscriptionId>|<hour start, ms>`), what
+ * the subscription's stats read (src/store/attempt-stats-repo.ts). Latencies are counted in fixed buckets
+ * (src/domain/latency-buckets.ts: `l.<n>` answers at most LATENCY_BUCKET_EDGES_MS[n], the last one above).
+ */
+export interface AttemptStatsDoc {
+  _id: string;
+  integratorId: string;
+  subscriptionId: string;
+  hour: Date;
+  attempts: number;
+  succeeded: number;
+  latencySumMs: number;
+  latencyMaxMs: number;
+  l: Record<string, number>;
+  expiresAt: Date;
+}

@@ -15,7 +15,7 @@ export interface ExpiringDoc {
 }
 
 /** Collections of ExpiringDoc, swept by `sweepExpired` (FerretDB has no TTL index; real MongoDB also has one). */
-export const EXPIRING_COLLECTIONS = ['replays', 'quotas', 'idempotency', 'portal_sessions'] as const;
+export const EXPIRING_COLLECTIONS = ['replays', 'quotas', 'idempotency', 'portal_sessions', 'attempt_stats'] as const;
 
 /** Digests per insert. */
 const MAX_BATCH = 1_000;

@@ -14,6 +14,7 @@ import { createCampaignProgressRepo } from './campaign-progress-repo.js';
 import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
 import { createDeliveryReportsRepo } from './delivery-reports.js';
 import { createPortalSessionsRepo } from './portal-sessions-repo.js';
+import { createAttemptStatsRepo } from './attempt-stats-repo.js';
 
 /**
  * All repositories, built once per process over one database. The listings' layout (pages or indexes,
@@ -38,6 +39,7 @@ export function createStore(
     campaignProgress: createCampaignProgressRepo(db),
     deliveryReports: createDeliveryReportsRepo(db),
     portalSessions: createPortalSessionsRepo(db),
+    attemptStats: createAttemptStatsRepo(db),
     /** Where retention finds the oldest deliveries and events, and removes their listing rows (src/retention). */
     retention: listing.retention,
   } as const;

@@ -37,6 +37,7 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { integratorId: 1, subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'integrator_subscription_newest' },
     { key: { integratorId: 1, eventId: 1, createdAt: -1, _id: -1 }, name: 'integrator_event_newest' },
     { key: { integratorId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'integrator_status_newest' },
+    { key: { integratorId: 1, eventType: 1, createdAt: -1, _id: -1 }, name: 'integrator_type_newest' },
     // GET /internal/v1/deliveries (operators; by integrator it uses the indexes above).
     { key: { createdAt: -1, _id: -1 }, name: 'newest' },
     { key: { status: 1, createdAt: -1, _id: -1 }, name: 'status_newest' },
@@ -59,6 +60,11 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
   idempotency: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
   // Portal links and sessions (src/store/portal-sessions-repo.ts): read by `_id`; an integrator's revoked together.
   portal_sessions: [
+    { key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 },
+    { key: { integratorId: 1 }, name: 'integratorId' },
+  ],
+  // Hourly attempt stats (src/store/attempt-stats-repo.ts): read and written by `_id`; an integrator's erased together.
+  attempt_stats: [
     { key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 },
     { key: { integratorId: 1 }, name: 'integratorId' },
   ],

@@ -25,6 +25,9 @@ const FLAGS = [
   '--disable-sync',
 ];
 const screenshots = process.env.HERALD_WRITE_SCREENSHOTS === '1';
+/** A datetime-local input's value for `at`, in the browser's (and this process's) time zone. */
+const localInput = (at: Date): string =>
+  new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 const shotDir = join(import.meta.dirname, '../../docs/portal');
 
 describe('the integrator portal in Chromium', { timeout: 240_000 }, () => {
@@ -115,6 +118,18 @@ describe('the integrator portal in Chromium', { timeout: 240_000 }, () => {
     const page = await openPortal();
     await go(page, 'Deliveries', 'Deliveries');
     await accessible(page, 'deliveries');
+    // Filters by event type and time reach the API: another type, or a window after it, lists nothing.
+    const filter = async (type: string, after = '') => {
+      await page.getByLabel('Subscription').selectOption(subscription.id);
+      await page.getByLabel('Event type', { exact: true }).selectOption(type);
+      await page.getByLabel('Created after (local time)').fill(after);
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+    };
+    await filter('customer.rejected');
+    await page.getByText('No deliveries match.').waitFor();
+    await filter('customer.created', localInput(new Date(Date.now() + 3_600_000)));
+    await page.getByText('No deliveries match.').waitFor();
+    await filter('customer.created');
     await page.getByRole('link', { name: delivery!.id }).click();
     await page.getByRole('heading', { level: 1, name: `Delivery ${delivery!.id}` }).waitFor();
     s.answers.set('/portal-retry', 204);
@@ -133,8 +148,50 @@ describe('the integrator portal in Chromium', { timeout: 240_000 }, () => {
     await accessible(page, 'event');
     await go(page, 'Recovery', 'Recovery');
     await accessible(page, 'recovery');
+    // Health: the failed attempt and the retry in the last 24 hours, and nothing waiting.
+    await eventually(async () =>
+      (await s.alice.client.subscriptionStats(subscription.id)).total.attempts === 2 ? true : undefined,
+    );
     await go(page, 'Health', 'Health');
+    const health = page.getByTestId(`health-${subscription.id}`);
+    assert.match((await health.getByTestId('stats-summary').textContent()) ?? '', /2 attempts, 50\.0 % answered 2xx/);
+    await health.getByRole('img', { name: /Attempts per hour/ }).waitFor();
+    assert.equal(await health.getByTestId('waiting-now').textContent(), 'Nothing is waiting now.');
     await accessible(page, 'health');
+    await page.context().close();
+  });
+
+  it('recovery: pauses, resumes and cancels a running campaign', async () => {
+    s.answers.set('/portal-campaign', 503);
+    const sub = await s.subscribe('/portal-campaign', ['customer.under_review']);
+    for (let n = 0; n < 3; n++) {
+      const eventId = await s.publish('customer.under_review');
+      const [d] = await eventually(async () => {
+        const found = (await s.deliveriesOf(eventId, sub.id)).filter((x) => x.attemptCount === 1);
+        return found.length > 0 ? found : undefined;
+      });
+      await s.alice.client.cancelDelivery(d!.id);
+    }
+    const page = await openPortal();
+    await go(page, 'Recovery', 'Recovery');
+    await page.getByLabel('Subscription').selectOption(sub.id);
+    await page.getByLabel('Since (local time)').fill(localInput(new Date(Date.now() - 3_600_000)));
+    await page.getByLabel('were cancelled').check();
+    await page.getByLabel('Re-deliveries per second').fill('0.1');
+    await page.getByRole('button', { name: 'Start recovery' }).click();
+    const card = page.locator('[data-testid^="campaign-"]').first();
+    const campaignId = ((await card.getAttribute('data-testid')) ?? '').replace('campaign-', '');
+    const state = async () => (await s.alice.client.getCampaign(campaignId)).state;
+    await card.getByRole('button', { name: 'Pause' }).click();
+    await card.getByRole('button', { name: 'Resume' }).waitFor();
+    assert.equal(await state(), 'paused');
+    await card.getByRole('button', { name: 'Resume' }).click();
+    await card.getByRole('button', { name: 'Pause' }).waitFor();
+    assert.equal(await state(), 'running');
+    await card.getByRole('button', { name: 'Cancel campaign' }).click();
+    await card.getByText('cancelled', { exact: true }).waitFor();
+    assert.equal(await state(), 'cancelled');
+    assert.ok(s.requestsTo('/portal-campaign').length < 6, 'not every cancelled delivery was re-sent');
     await page.context().close();
   });
 
@@ -174,9 +231,7 @@ describe('the integrator portal in Chromium', { timeout: 240_000 }, () => {
     s.answers.set('/portal-cancel', 204);
     await go(page, 'Recovery', 'Recovery');
     await page.getByLabel('Subscription').selectOption(cancelling.id);
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    const local = new Date(hourAgo.getTime() - hourAgo.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-    await page.getByLabel('Since (local time)').fill(local);
+    await page.getByLabel('Since (local time)').fill(localInput(new Date(Date.now() - 3_600_000)));
     await page.getByLabel('were cancelled').check();
     await page.getByRole('button', { name: 'Start recovery' }).click();
     await page.locator('[data-testid^="campaign-"] progress').waitFor();

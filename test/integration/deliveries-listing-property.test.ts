@@ -24,6 +24,7 @@ import { listen, registerIntegrator, type TestIntegrator } from '../helpers/inte
 const T0 = Date.UTC(2026, 0, 1);
 const sizes = { pageRows: 8, sealAt: 4, sealEvery: 4 };
 const MAX_PAGES = 25;
+const TYPES = ['customer.created', 'customer.updated', 'customer.active'] as const;
 
 /** The plain reference: the listing's semantics written out over every stored delivery. */
 function reference(all: readonly DeliveryDoc[], integratorId: string, f: DeliveryListFilters): string[] {
@@ -33,7 +34,10 @@ function reference(all: readonly DeliveryDoc[], integratorId: string, f: Deliver
         d.integratorId === integratorId &&
         (f.subscriptionId === undefined || d.subscriptionId === f.subscriptionId) &&
         (f.eventId === undefined || d.eventId === f.eventId) &&
-        (f.status === undefined || d.status === f.status),
+        (f.status === undefined || d.status === f.status) &&
+        (f.eventType === undefined || d.eventType === f.eventType) &&
+        (f.createdAfter === undefined || d.createdAt > f.createdAfter) &&
+        (f.createdBefore === undefined || d.createdAt < f.createdBefore),
     )
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : -1))
     .map((d) => d._id);
@@ -77,7 +81,7 @@ describe('deliveries listing property: every filter and cursor against a referen
       integratorId,
       subscriptionId: sub,
       eventId,
-      eventType: 'customer.created',
+      eventType: TYPES[n % TYPES.length]!,
       createdAt,
     };
   };
@@ -152,8 +156,25 @@ describe('deliveries listing property: every filter and cursor against a referen
   after(async () => closeTestApp(app));
 
   const pick = <T>(xs: readonly T[]) => fc.option(fc.constantFrom(...xs), { nil: undefined });
+  // Bounds fall on and between the deliveries' creation times (T0 + 0…130 s, many ties): exclusive both ways.
+  const instant = fc.option(
+    fc.integer({ min: -1, max: 131 }).map((sec) => new Date(T0 + sec * 1000 + (sec % 4 === 0 ? 500 : 0))),
+    { nil: undefined, freq: 3 },
+  );
   const filtersArb = () =>
-    fc.record({ subscriptionId: pick(subs), eventId: pick(eventIds), status: pick(deliveryStatuses) });
+    fc.record({
+      subscriptionId: pick(subs),
+      eventId: pick(eventIds),
+      status: pick(deliveryStatuses),
+      eventType: pick(TYPES),
+      createdAfter: instant,
+      createdBefore: instant,
+    });
+  const asQuery = (f: DeliveryListFilters) => ({
+    ...f,
+    createdAfter: f.createdAfter?.toISOString(),
+    createdBefore: f.createdBefore?.toISOString(),
+  });
   const limitArb = fc.oneof(fc.integer({ min: 1, max: 9 }), fc.constantFrom(31, 100, 250));
 
   for (const layout of ['pages', 'indexes'] as const) {
@@ -208,7 +229,7 @@ describe('deliveries listing property: every filter and cursor against a referen
         const got: string[] = [];
         let cursor: string | undefined;
         for (let p = 0; p < MAX_PAGES; p++) {
-          const res = await acme.client.listDeliveriesPage({ ...f, limit, cursor });
+          const res = await acme.client.listDeliveriesPage({ ...asQuery(f), limit, cursor });
           got.push(...res.deliveries.map((d) => d.id));
           assert.deepEqual(got, expected.slice(0, got.length));
           cursor = res.nextCursor ?? undefined;

@@ -60,6 +60,10 @@ for (const layout of ['pages', 'indexes'] as const) {
         30_000,
       );
 
+      // Its attempts are counted in its subscriptions' hourly stats (written within a second).
+      await eventually(async () =>
+        (await countOf('attempt_stats', { integratorId: bob.integratorId })) > 0 ? 1 : undefined,
+      );
       const started = await erase(bob.integratorId);
       assert.equal(started.statusCode, 202, started.body);
       assert.equal(started.headers.location, `/internal/v1/integrators/${bob.integratorId}/erasure`);
@@ -75,7 +79,7 @@ for (const layout of ['pages', 'indexes'] as const) {
 
       // Nothing of Bob's is left, in any collection that names him or his subscriptions.
       const bobId = bob.integratorId;
-      for (const c of ['events', 'deliveries', 'subscriptions', 'campaign_progress'])
+      for (const c of ['events', 'deliveries', 'subscriptions', 'campaign_progress', 'attempt_stats'])
         assert.equal(await countOf(c, { integratorId: bobId }), 0, c);
       assert.equal(await countOf('integrators', { _id: bobId }), 0);
       assert.equal(await countOf('signing_keys', { subscriptionId: { $in: [bobOk.id, bobFail.id] } }), 0);

@@ -29,7 +29,7 @@ describe('ensureIndexes', () => {
       assert.equal(names.length, expected.length + 1, `${name}: only _id_ besides the declared ones`);
     }
     for (const skipped of skippedTtl)
-      assert.match(skipped, /^(replays|quotas|idempotency|portal_sessions)\.expiresAt_ttl$/);
+      assert.match(skipped, /^(replays|quotas|idempotency|portal_sessions|attempt_stats)\.expiresAt_ttl$/);
   });
 
   it('names every index, so that existing ones are recognised', () => {

@@ -31,7 +31,8 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
  * event's and its deliveries' rows, one small update of the integrator's journal). Besides, about once per
  * `journalEvery` journal entries the write reads the journal to see whether it is due to move into the keys' heads:
  * amortised, counted apart and checked exactly against the deterministic trigger (`journalDue`,
- * src/store/pages/journal.ts).
+ * src/store/pages/journal.ts). The worker's hourly attempt stats are written once a second per subscription and hour
+ * whatever the rate of attempts (activities/attempt-stats.ts): counted apart too, per second, not per delivery.
  */
 const HOT_PATH_BUDGET = 5;
 /** What those operations are, per delivery: a new one is added here (and must fit the budget). */
@@ -52,6 +53,7 @@ const DELIVERY_COLLECTIONS = new Set([
   'subscription_index',
   'signing_keys',
   'event_pages',
+  'attempt_stats',
 ]);
 const OPERATIONS = new Set(['find', 'insert', 'update', 'delete', 'findAndModify', 'aggregate', 'count', 'getMore']);
 
@@ -174,9 +176,18 @@ describe('database round trips of the delivery path (command monitoring)', () =>
     await deliverOne(); // warm: the integrator is known, the worker has read the subscription and its key
     const n = 5;
     recording = true;
+    const started = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < n; i++) ids.push(await deliverOne());
     recording = false;
+    const seconds = (Date.now() - started) / 1000;
+
+    const statsWrites = seen.filter((c) => c.collection === 'attempt_stats');
+    assert.ok(
+      statsWrites.every((c) => c.source === 'worker' && c.name === 'update'),
+      'stats: the worker updates only',
+    );
+    assert.ok(statsWrites.length <= Math.ceil(seconds) + 1, `${statsWrites.length} stats writes in ${seconds} s`);
 
     const headChecks = seen.filter((c) => c.source === 'api' && c.name === 'find' && c.collection === 'event_pages');
     const sizes = { sizes: defaultPageSizes };
@@ -188,7 +199,9 @@ describe('database round trips of the delivery path (command monitoring)', () =>
     assert.equal(headChecks.length, expectedChecks, 'journal checks: exactly the events whose turn it was');
     // The key directory's refresh (every 5 s, src/auth/key-directory.ts) is the API's background work, not the
     // delivery's: on a loaded machine the five deliveries can take long enough to see one.
-    const fixed = seen.filter((c) => !headChecks.includes(c) && c.collection !== 'integrator_keys');
+    const fixed = seen.filter(
+      (c) => !headChecks.includes(c) && !statsWrites.includes(c) && c.collection !== 'integrator_keys',
+    );
     const perDelivery = fixed.length / n;
     const breakdown: Record<string, number> = {};
     for (const c of fixed) {

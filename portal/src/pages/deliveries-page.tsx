@@ -3,7 +3,9 @@ import { useId, useState } from 'preact/hooks';
 import { apiGet } from '../api';
 import { ErrorAlert, Loading, LoadMore } from '../components/feedback';
 import { PageTitle } from '../components/page-title';
-import { DELIVERY_STATUSES } from '../event-types';
+import { CreatedRange } from '../components/created-range';
+import { SelectField } from '../components/select-field';
+import { DELIVERY_STATUSES, HERALD_EVENT_TYPES, HISTORY_EVENT_TYPES } from '../event-types';
 import { usePaged } from '../lib/hooks';
 import { isUuid } from '../lib/format';
 import { replaceSearch } from '../lib/router';
@@ -11,17 +13,12 @@ import { useSubscriptions } from '../lib/subscriptions';
 import { DeliveriesTable } from './deliveries-table';
 import type { Delivery, DeliveryPage } from '../types';
 
-interface Filters {
-  subscriptionId: string;
-  status: string;
-  eventId: string;
-}
+const NAMES = ['subscriptionId', 'status', 'eventType', 'createdAfter', 'createdBefore', 'eventId'] as const;
+type Filters = Record<(typeof NAMES)[number], string>;
 
-const fromSearch = (s: URLSearchParams): Filters => ({
-  subscriptionId: s.get('subscriptionId') ?? '',
-  status: s.get('status') ?? '',
-  eventId: s.get('eventId') ?? '',
-});
+const fromSearch = (s: URLSearchParams): Filters =>
+  Object.fromEntries(NAMES.map((n) => [n, s.get(n) ?? ''])) as Filters;
+const DELIVERED_TYPES = [...HISTORY_EVENT_TYPES, ...HERALD_EVENT_TYPES];
 
 export function DeliveriesPage({ search }: { search: URLSearchParams }): JSX.Element {
   const id = useId();
@@ -34,7 +31,7 @@ export function DeliveriesPage({ search }: { search: URLSearchParams }): JSX.Ele
       const page = await apiGet<DeliveryPage>('/v1/webhooks/deliveries', { ...filters, cursor, limit: 50 });
       return { items: page.deliveries, next: page.nextCursor };
     },
-    [filters.subscriptionId, filters.status, filters.eventId],
+    NAMES.map((n) => filters[n]),
   );
 
   const apply = (e: Event): void => {
@@ -67,17 +64,28 @@ export function DeliveriesPage({ search }: { search: URLSearchParams }): JSX.Ele
             ) : null}
           </select>
         </div>
-        <div class="field">
-          <label for={`${id}-status`}>Status</label>
-          <select id={`${id}-status`} value={draft.status} onChange={set('status')}>
-            <option value="">Any status</option>
-            {DELIVERY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id={`${id}-status`}
+          label="Status"
+          any="Any status"
+          options={DELIVERY_STATUSES}
+          value={draft.status}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
+        <SelectField
+          id={`${id}-type`}
+          label="Event type"
+          any="Any type"
+          options={DELIVERED_TYPES}
+          value={draft.eventType}
+          onChange={(eventType) => setDraft({ ...draft, eventType })}
+        />
+        <CreatedRange
+          id={id}
+          after={draft.createdAfter}
+          before={draft.createdBefore}
+          onChange={(name, iso) => setDraft({ ...draft, [name]: iso })}
+        />
         <div class="field">
           <label for={`${id}-event`}>Event id</label>
           <input
@@ -99,7 +107,7 @@ export function DeliveriesPage({ search }: { search: URLSearchParams }): JSX.Ele
           </button>
         </div>
       </form>
-      <p class="hint">The API filters deliveries by subscription, status and event; newest first.</p>
+      <p class="hint">Newest first; times are the events' (exclusive bounds).</p>
       <ErrorAlert message={list.error} />
       {list.loading && list.items.length === 0 ? <Loading what="deliveries" /> : null}
       {!list.loading && !list.error && list.items.length === 0 ? <p>No deliveries match.</p> : null}

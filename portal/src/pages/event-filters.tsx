@@ -1,7 +1,9 @@
 import type { JSX } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { HISTORY_EVENT_TYPES } from '../event-types';
-import { isoToLocalInput, isUuid, localInputToIso } from '../lib/format';
+import { CreatedRange } from '../components/created-range';
+import { SelectField } from '../components/select-field';
+import { isUuid } from '../lib/format';
 
 /** The query parameters of GET /v1/query/events (cursor aside). */
 export interface EventFilterValues {
@@ -33,8 +35,6 @@ export function EventFilters(props: {
   const [errors, setErrors] = useState<Partial<Record<keyof EventFilterValues, string>>>({});
   const set = (name: keyof EventFilterValues) => (e: Event) =>
     setF({ ...f, [name]: (e.currentTarget as HTMLInputElement).value });
-  const setTime = (name: 'createdAfter' | 'createdBefore') => (e: Event) =>
-    setF({ ...f, [name]: localInputToIso((e.currentTarget as HTMLInputElement).value) });
 
   const submit = (e: Event): void => {
     e.preventDefault();
@@ -58,35 +58,20 @@ export function EventFilters(props: {
 
   return (
     <form class="filters" onSubmit={submit} aria-label="Event filters" noValidate>
-      <div class="field">
-        <label for={`${id}-type`}>Event type</label>
-        <select id={`${id}-type`} value={f.eventType} onChange={set('eventType')}>
-          <option value="">Any type (webhook.test only when chosen)</option>
-          {HISTORY_EVENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for={`${id}-after`}>Created after (local time)</label>
-        <input
-          id={`${id}-after`}
-          type="datetime-local"
-          value={f.createdAfter ? isoToLocalInput(f.createdAfter) : ''}
-          onChange={setTime('createdAfter')}
-        />
-      </div>
-      <div class="field">
-        <label for={`${id}-before`}>Created before (local time)</label>
-        <input
-          id={`${id}-before`}
-          type="datetime-local"
-          value={f.createdBefore ? isoToLocalInput(f.createdBefore) : ''}
-          onChange={setTime('createdBefore')}
-        />
-      </div>
+      <SelectField
+        id={`${id}-type`}
+        label="Event type"
+        any="Any type (webhook.test only when chosen)"
+        options={HISTORY_EVENT_TYPES}
+        value={f.eventType}
+        onChange={(eventType) => setF({ ...f, eventType })}
+      />
+      <CreatedRange
+        id={id}
+        after={f.createdAfter}
+        before={f.createdBefore}
+        onChange={(name, iso) => setF({ ...f, [name]: iso })}
+      />
       {IDS.map(([name, label]) => (
         <div class="field" key={name}>
           <label for={`${id}-${name}`}>{label}</label>

@@ -1,26 +1,52 @@
 import type { JSX } from 'preact';
 import { apiGet } from '../api';
-import { Badge, ErrorAlert, Loading, TableWrap, Time } from '../components/feedback';
+import { Badge, ErrorAlert, Loading, Time } from '../components/feedback';
 import { PageTitle } from '../components/page-title';
-import { DELIVERY_STATUSES } from '../event-types';
 import { useAsync } from '../lib/hooks';
 import { Link } from '../lib/router';
 import { useSubscriptions } from '../lib/subscriptions';
-import type { DeliverySummary, Subscription } from '../types';
+import type { DeliveryPage, Subscription, SubscriptionStats } from '../types';
+import { HealthChart } from './health-chart';
 
-function count(summary: DeliverySummary, status: (typeof DELIVERY_STATUSES)[number]): string {
-  const n = summary.counts[status] ?? 0;
-  return n >= summary.countLimit ? `at least ${n}` : String(n);
+/** Pending deliveries read to say what is waiting: one listing page (the listing stays fast however long the history). */
+const WAITING_SHOWN = 100;
+
+function WaitingNow({ subscriptionId }: { subscriptionId: string }): JSX.Element {
+  const pending = useAsync(
+    () => apiGet<DeliveryPage>('/v1/webhooks/deliveries', { subscriptionId, status: 'pending', limit: WAITING_SHOWN }),
+    [subscriptionId],
+  );
+  const list = pending.data?.deliveries;
+  if (pending.error) return <ErrorAlert message={pending.error} />;
+  if (!list) return <Loading what="what is waiting" />;
+  const oldest = pending.data?.nextCursor ? null : list.at(-1);
+  const more = pending.data?.nextCursor !== null;
+  return (
+    <p data-testid="waiting-now">
+      {list.length === 0 ? 'Nothing is waiting now.' : null}
+      {list.length > 0 ? (
+        <>
+          Waiting now:{' '}
+          <Link to={`/deliveries?subscriptionId=${subscriptionId}&status=pending`}>
+            {more ? `more than ${list.length}` : list.length} pending
+          </Link>
+          .
+        </>
+      ) : null}
+      {oldest ? (
+        <>
+          {' '}
+          Oldest: <Link to={`/deliveries/${oldest.id}`}>{oldest.id}</Link>, created <Time iso={oldest.createdAt} />,{' '}
+          {oldest.attemptCount} attempts, next <Time iso={oldest.nextAttemptAt} />.
+        </>
+      ) : null}
+    </p>
+  );
 }
 
 function SubscriptionHealth({ subscription: s }: { subscription: Subscription }): JSX.Element {
-  const summary = useAsync(
-    () => apiGet<DeliverySummary>(`/v1/webhooks/subscriptions/${s.id}/deliveries/summary`),
-    [s.id],
-  );
+  const stats = useAsync(() => apiGet<SubscriptionStats>(`/v1/webhooks/subscriptions/${s.id}/stats`), [s.id]);
   const headingId = `health-${s.id}`;
-  const d = summary.data;
-  const pending = d?.counts.pending ?? 0;
   return (
     <article class="card" aria-labelledby={headingId} data-testid={`health-${s.id}`}>
       <h3 id={headingId} class="card-title">
@@ -30,46 +56,10 @@ function SubscriptionHealth({ subscription: s }: { subscription: Subscription })
         <Badge kind={s.status}>{s.status}</Badge>
         {s.status === 'paused' ? ' Its deliveries are held until it is resumed.' : ''}
       </p>
-      <ErrorAlert message={summary.error} />
-      {summary.loading && !d ? <Loading what="the summary" /> : null}
-      {d ? (
-        <>
-          <p data-testid="waiting-now">
-            {pending === 0 ? 'Nothing is waiting now.' : `Waiting now: ${count(d, 'pending')} pending.`}
-            {d.oldestPending ? (
-              <>
-                {' '}
-                Oldest: <Link to={`/deliveries/${d.oldestPending.id}`}>{d.oldestPending.id}</Link>, created{' '}
-                <Time iso={d.oldestPending.createdAt} />, {d.oldestPending.attemptCount} attempts, next{' '}
-                <Time iso={d.oldestPending.nextAttemptAt} />.
-              </>
-            ) : null}
-          </p>
-          <TableWrap label={`Deliveries of ${s.url} by status`}>
-            <table class="table compact">
-              <caption class="visually-hidden">Deliveries by status</caption>
-              <thead>
-                <tr>
-                  {DELIVERY_STATUSES.map((st) => (
-                    <th key={st} scope="col">
-                      {st}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  {DELIVERY_STATUSES.map((st) => (
-                    <td key={st} class="num">
-                      <Link to={`/deliveries?subscriptionId=${s.id}&status=${st}`}>{count(d, st)}</Link>
-                    </td>
-                  ))}
-                </tr>
-              </tbody>
-            </table>
-          </TableWrap>
-        </>
-      ) : null}
+      <WaitingNow subscriptionId={s.id} />
+      <ErrorAlert message={stats.error} />
+      {stats.loading && !stats.data ? <Loading what="the last 24 hours" /> : null}
+      {stats.data ? <HealthChart stats={stats.data} /> : null}
     </article>
   );
 }
@@ -80,24 +70,18 @@ export function HealthPage(): JSX.Element {
   return (
     <>
       <PageTitle title="Health" />
-      <section aria-labelledby="health-now">
-        <h2 id="health-now">What is waiting now</h2>
-        <ErrorAlert message={subscriptions.error} />
-        {subscriptions.loading ? <Loading what="subscriptions" /> : null}
-        {!subscriptions.loading && list.length === 0 && !subscriptions.error ? <p>No subscriptions.</p> : null}
-        <div class="cards">
-          {list.map((s) => (
-            <SubscriptionHealth key={s.id} subscription={s} />
-          ))}
-        </div>
-      </section>
-      <section aria-labelledby="health-24h" class="placeholder" data-testid="chart-placeholder">
-        <h2 id="health-24h">Last 24 hours (not available yet)</h2>
-        <p>
-          Placeholder: a chart of the last 24 hours needs an API endpoint that does not exist yet, so nothing is shown
-          here.
-        </p>
-      </section>
+      <p class="hint">
+        Per subscription: what is waiting now, and the last 24 hours of attempts (success rate and latency, counted as
+        attempts are recorded).
+      </p>
+      <ErrorAlert message={subscriptions.error} />
+      {subscriptions.loading ? <Loading what="subscriptions" /> : null}
+      {!subscriptions.loading && list.length === 0 && !subscriptions.error ? <p>No subscriptions.</p> : null}
+      <div class="cards">
+        {list.map((s) => (
+          <SubscriptionHealth key={s.id} subscription={s} />
+        ))}
+      </div>
     </>
   );
 }

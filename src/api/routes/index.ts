@@ -12,6 +12,7 @@ import { subscriptionPauseRoutes } from './subscription-pause.js';
 import { subscriptionKeyRoutes } from './subscription-keys.js';
 import { campaignRoutes } from './campaigns.js';
 import { deliveryControlRoutes } from './delivery-control.js';
+import { subscriptionStatsRoutes } from './subscription-stats.js';
 import { adminPortalRoutes, portalLinkRoutes } from './portal-links.js';
 import { portalPageRoutes } from './portal-pages.js';
 import { adminScope } from '../scopes/admin-scope.js';
@@ -41,6 +42,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
       subscriptionPauseRoutes,
       subscriptionKeyRoutes,
       deliveryControlRoutes,
+      subscriptionStatsRoutes,
       campaignRoutes,
       portalLinkRoutes,
     ],

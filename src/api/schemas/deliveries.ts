@@ -7,7 +7,8 @@ import {
   terminalReasonSchema,
   waitReasonSchema,
 } from '../../domain/delivery-vocabulary.js';
-import { cursorParam, dateTime, givenOnce, limitParam, boundedNextCursor, uuid } from './common.js';
+import { heraldEventTypes, historyEventTypes } from '../../domain/event-types.js';
+import { cursorParam, dateTime, givenOnce, instantBound, limitParam, boundedNextCursor, uuid } from './common.js';
 
 const deliveryStatus = deliveryStatusSchema.describe(
   'pending while attempts remain; succeeded, failed (retries exhausted) and cancelled are terminal',
@@ -124,6 +125,16 @@ export const deliveriesQuery = z.strictObject({
   subscriptionId: uuid.optional(),
   eventId: uuid.optional(),
   status: deliveryStatus.optional(),
+  eventType: z
+    .enum([...historyEventTypes, ...heraldEventTypes], givenOnce)
+    .optional()
+    .describe("the delivered event's type (webhook.test: test sends; Herald's own events included)"),
+  createdAfter: instantBound('floor')
+    .optional()
+    .describe("exclusive lower bound on createdAt (the event's); any precision, compared exactly"),
+  createdBefore: instantBound('ceil')
+    .optional()
+    .describe('exclusive upper bound on createdAt; any precision, compared exactly'),
   cursor: cursorParam.optional(),
   limit: limitParam,
 });

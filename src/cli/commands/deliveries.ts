@@ -1,6 +1,6 @@
 import type { Delivery, DeliveryAttempt, DeliveryWithAttempts } from '../../client/herald-client.js';
 import { integratorClient } from '../credentials.js';
-import { deliveryStatusFlag, listingOptions, signedOptions } from '../flags.js';
+import { createdOptions, deliveryStatusFlag, listingOptions, signedOptions } from '../flags.js';
 import { formatFields, formatTable, printListing, shortTime, type Column } from '../output.js';
 import { defineCommand } from '../program.js';
 import { printJson } from '../support.js';
@@ -79,6 +79,8 @@ export const deliveryCommands: readonly CliCommand[] = [
       subscription: { type: 'string', value: 'id', help: "only this subscription's deliveries" },
       event: { type: 'string', value: 'id', help: "only this event's deliveries" },
       status: deliveryStatusFlag,
+      type: { type: 'string', value: 'type', help: 'only deliveries of events of this type' },
+      ...createdOptions,
       ...listingOptions,
       ...signedOptions,
     },
@@ -88,6 +90,9 @@ export const deliveryCommands: readonly CliCommand[] = [
         subscriptionId: values.subscription as string | undefined,
         eventId: values.event as string | undefined,
         status: values.status as never,
+        eventType: values.type as never,
+        createdAfter: values.after as string | undefined,
+        createdBefore: values.before as string | undefined,
         limit: values.limit as never,
       };
       await printListing(

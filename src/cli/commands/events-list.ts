@@ -1,6 +1,6 @@
 import type { EventHistoryItem } from '../../client/events.js';
 import { integratorClient } from '../credentials.js';
-import { keyFlag, listingOptions } from '../flags.js';
+import { createdOptions, keyFlag, listingOptions } from '../flags.js';
 import { printListing, shortTime, type Column } from '../output.js';
 import { defineCommand } from '../program.js';
 
@@ -22,8 +22,7 @@ export const eventsListCommand = defineCommand({
     user: { type: 'string', value: 'id', help: "only this user's events" },
     transaction: { type: 'string', value: 'id', help: "only this transaction's events" },
     type: { type: 'string', value: 'type', help: 'only events of this type' },
-    after: { type: 'string', value: 'time', help: 'created after this ISO time (exclusive)' },
-    before: { type: 'string', value: 'time', help: 'created before this ISO time (exclusive)' },
+    ...createdOptions,
     ...listingOptions,
     key: keyFlag,
   },

@@ -3,7 +3,7 @@ import { findByIds } from '../by-ids.js';
 import type { Position } from '../cursor.js';
 import { createCancelOne } from '../deliveries-cancel.js';
 import type { DeliveryDoc } from '../documents.js';
-import { fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections } from '../pages/index.js';
+import { cmp, fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections, type Pos } from '../pages/index.js';
 import { MAX_CANDIDATES_PER_ROUND } from '../server-limits.js';
 import { deliveryEntries, deliveryKeyFor, statusEntries, type DeliveryRow } from './delivery-rows.js';
 import type { DeliveriesListing, DeliveryListFilters } from './listing.js';
@@ -81,14 +81,21 @@ async function listFromDeliveryPages(
   limit: number,
   bounds: ListingBounds,
 ): Promise<BoundedRows<DeliveryDoc & { page: number }>> {
+  const afterMs = f.createdAfter?.getTime();
   const keep = (r: DeliveryRow) =>
-    (f.subscriptionId === undefined || r.s === f.subscriptionId) && (f.eventId === undefined || r.e === f.eventId);
-  const bound = position ? { c: position.createdAt.getTime(), i: position.id } : undefined;
+    (f.subscriptionId === undefined || r.s === f.subscriptionId) &&
+    (f.eventId === undefined || r.e === f.eventId) &&
+    (afterMs === undefined || r.c.getTime() > afterMs);
+  // Strictly older than the cursor and than `createdBefore`, whichever is older.
+  const at = position ? { c: position.createdAt.getTime(), i: position.id } : undefined;
+  const before: Pos | undefined = f.createdBefore && { c: f.createdBefore.getTime(), i: '' };
+  const bound = at && before ? (cmp(at, before) < 0 ? at : before) : (at ?? before);
   const budget = scanBudget(bounds);
   const reader = keyReader<DeliveryRow>(c, deliveryKeyFor(integratorId, f), {
     keep,
     bound,
     hint: position?.page,
+    afterMs,
     budget,
   });
   const out: (DeliveryDoc & { page: number })[] = [];
@@ -98,13 +105,17 @@ async function listFromDeliveryPages(
     const rows = await reader.next(batch);
     // By `_id`, at most MAX_CANDIDATES_PER_ROUND: bounded by itself, so no maxTimeMS (FerretDB 1.24 on SQLite can
     // interrupt another query of the same connection when one runs out of it); the budget is checked between rounds.
-    // With a status to check, the candidates are read as their status and owner only, then the few that pass whole:
-    // a rare status over a long history decodes little of what it rejects.
+    // With a status or an event type to check, the candidates are read as those and their owner only, then the few
+    // that pass whole: a rare status or type over a long history decodes little of what it rejects.
     const ids = rows.map(({ row }) => row.i);
-    const passes = (d: Pick<DeliveryDoc, 'integratorId' | 'status'> | null) =>
-      d !== null && d.integratorId === integratorId && (f.status === undefined || d.status === f.status);
+    const passes = (d: Pick<DeliveryDoc, 'integratorId' | 'status' | 'eventType'> | null) =>
+      d !== null &&
+      d.integratorId === integratorId &&
+      (f.status === undefined || d.status === f.status) &&
+      (f.eventType === undefined || d.eventType === f.eventType);
+    const checked = { projection: { status: 1, integratorId: 1, eventType: 1 } };
     const candidates =
-      f.status === undefined ? null : await findByIds(deliveries, ids, { projection: { status: 1, integratorId: 1 } });
+      f.status === undefined && f.eventType === undefined ? null : await findByIds(deliveries, ids, checked);
     const wanted = candidates ? ids.filter((_, n) => passes(candidates[n]!)) : ids;
     const docs = new Map(
       (await findByIds(deliveries, wanted, { projection: { attempts: 0 } })).map((d, n) => [wanted[n]!, d]),

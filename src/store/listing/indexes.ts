@@ -17,12 +17,8 @@ const UNLISTED: ReadonlySet<string> = new Set([TEST_EVENT_TYPE, ...heraldEventTy
  */
 function eventQuery(integratorId: string, f: EventListFilters) {
   const anchorField = EVENT_ANCHORS.find((k) => f[k] !== undefined);
-  const anchor: Filter<EventDoc> = { integratorId };
+  const anchor: Filter<EventDoc> = { integratorId, ...createdRange(f) };
   if (anchorField) anchor[anchorField] = f[anchorField] as never;
-  const createdAt: { $gt?: Date; $lt?: Date } = {};
-  if (f.createdAfter) createdAt.$gt = f.createdAfter;
-  if (f.createdBefore) createdAt.$lt = f.createdBefore;
-  if (Object.keys(createdAt).length > 0) anchor.createdAt = createdAt;
   const rest = EVENT_ANCHORS.filter((k) => k !== anchorField && f[k] !== undefined);
   const keep = (e: EventDoc): boolean =>
     rest.every((k) => e[k] === f[k]) && (f.eventType !== undefined || !UNLISTED.has(e.eventType));
@@ -48,7 +44,15 @@ export function eventsOnIndexes(db: Db, bounds: ListingBounds): EventsListing {
 }
 
 /** The filters an index of `deliveries` answers, most selective first. */
-const DELIVERY_ANCHORS = ['eventId', 'subscriptionId', 'status'] as const;
+const DELIVERY_ANCHORS = ['eventId', 'subscriptionId', 'status', 'eventType'] as const;
+
+/** The createdAt range of exclusive bounds, for a query's anchor (none when neither is given). */
+function createdRange(f: { createdAfter?: Date; createdBefore?: Date }): { createdAt?: { $gt?: Date; $lt?: Date } } {
+  const createdAt: { $gt?: Date; $lt?: Date } = {};
+  if (f.createdAfter) createdAt.$gt = f.createdAfter;
+  if (f.createdBefore) createdAt.$lt = f.createdBefore;
+  return Object.keys(createdAt).length > 0 ? { createdAt } : {};
+}
 
 /** The deliveries listing on the `indexes` layout: the `deliveries` collection and its declared indexes. */
 export function deliveriesOnIndexes(db: Db, bounds: ListingBounds): DeliveriesListing {
@@ -59,7 +63,7 @@ export function deliveriesOnIndexes(db: Db, bounds: ListingBounds): DeliveriesLi
     fileStatus: async () => {},
     async list(integratorId, filters, position, limit) {
       const anchorField = DELIVERY_ANCHORS.find((k) => filters[k] !== undefined);
-      const anchor: Filter<DeliveryDoc> = { integratorId };
+      const anchor: Filter<DeliveryDoc> = { integratorId, ...createdRange(filters) };
       if (anchorField) anchor[anchorField] = filters[anchorField] as never;
       const rest = DELIVERY_ANCHORS.filter((k) => k !== anchorField && filters[k] !== undefined);
       const keep = rest.length === 0 ? null : (d: DeliveryDoc) => rest.every((k) => d[k] === filters[k]);

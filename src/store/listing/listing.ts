@@ -1,4 +1,4 @@
-import type { SpecHistoryEventType } from '../../domain/event-types.js';
+import type { HistoryEventType, SpecHistoryEventType } from '../../domain/event-types.js';
 import type { DeliveryStatus, TerminalReason } from '../../domain/delivery-vocabulary.js';
 import type { Position } from '../cursor.js';
 import type { DeliveryDoc, EventDoc } from '../documents.js';
@@ -26,10 +26,14 @@ export interface EventListFilters {
 /** What a history page needs of each event: the stored §6.4 body and createdAt (plus _id for the cursor). */
 export type EventListRow = Pick<EventDoc, '_id' | 'body' | 'createdAt'>;
 
+/** Deliveries listing filters; dates are exclusive bounds on createdAt (the event's, which the delivery shares). */
 export interface DeliveryListFilters {
   subscriptionId?: string;
   eventId?: string;
   status?: DeliveryStatus;
+  eventType?: HistoryEventType;
+  createdAfter?: Date;
+  createdBefore?: Date;
 }
 
 /** What a delivery is filed by: fixed at its creation. */

@@ -9,6 +9,9 @@ export const STATS_FLUSH_MS = 1_000;
 /** Hours summed at most between two writes (one per subscription and hour); past it, a write starts at once. */
 const MAX_PENDING = 5_000;
 
+/** Writes that may fail in a row before what they carry is dropped (a stats gap, never an attempt's record). */
+const MAX_FAILED_WRITES = 5;
+
 /** Outcomes recorded without a request: counted as failed attempts, with no latency. */
 const NO_REQUEST: ReadonlySet<string> = new Set(['blocked', 'endpoint_unresponsive']);
 
@@ -16,7 +19,8 @@ const NO_REQUEST: ReadonlySet<string> = new Set(['blocked', 'endpoint_unresponsi
  * The hourly attempt stats of the subscriptions this worker delivers to (docs/deliveries.md, "Delivery stats"): each
  * recorded attempt is added in memory, and what was added is written at most once a STATS_FLUSH_MS per subscription
  * and hour, one `$inc` each, off the attempt's path. What a write fails to add is added back and retried with the
- * next one; a worker that dies loses at most its last second of counts (the attempts themselves are recorded).
+ * next one, MAX_FAILED_WRITES times in a row at most; a worker that dies loses at most its last second of counts (the
+ * attempts themselves are recorded).
  */
 export function createAttemptStats(deps: {
   repo: Pick<AttemptStatsRepo, 'add'>;
@@ -27,6 +31,7 @@ export function createAttemptStats(deps: {
   let pending = new Map<string, StatsIncrement>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
+  let failures = 0; // writes failed in a row
 
   const merge = (into: Map<string, StatsIncrement>, s: StatsIncrement) => {
     const key = `${s.subscriptionId}|${s.hour}`;
@@ -50,16 +55,21 @@ export function createAttemptStats(deps: {
       const items = [...batch.values()];
       try {
         await deps.repo.add(items);
+        failures = 0;
       } catch (err) {
+        failures += 1;
+        const reason = err instanceof Error ? err.message : String(err);
+        if (failures > MAX_FAILED_WRITES) {
+          // The database has been out of reach for a while (or this worker is closing): drop what was summed so far.
+          deps.logError('attempt stats dropped after failed writes', { hours: batch.size, failures, reason });
+          return;
+        }
         // What the server says it did not write is added back; with no such answer (the connection), all of it.
         const failed = err instanceof MongoBulkWriteError ? err.writeErrors : null;
         const again = failed ? [failed].flat().map((e) => items[e.index]) : items;
         for (const s of again) if (s) merge(pending, s);
         schedule();
-        deps.logError('attempt stats not written; retried with the next write', {
-          hours: batch.size,
-          reason: err instanceof Error ? err.message : String(err),
-        });
+        deps.logError('attempt stats not written; retried with the next write', { hours: batch.size, reason });
       }
     });
     return writing;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from 'playwright-core';
+import { HOUR_MS } from '../src/store/attempt-stats-repo.js';
 import { deliveryIdOf } from '../src/store/derived-ids.js';
 import type { DeliveryDoc, EventDoc } from '../src/store/documents.js';
 import { buildPortal, CHROMIUM } from '../scripts/lib/portal.js';
@@ -55,6 +56,7 @@ async function seeded(name: string, n: number): Promise<Seeded> {
     if ((from / flags.batch) % 8 === 7)
       process.stderr.write(`seeded ${from + count} (${round((performance.now() - t0) / 1000)} s)\n`);
   }
+  if (n > 0) await seedStats(who.integratorId, subscription);
   if (n > 0)
     console.log(`layout ${layout}: seeded ${n} events and deliveries in ${round((performance.now() - t0) / 1000)} s`);
   if (n === 0) {
@@ -64,6 +66,24 @@ async function seeded(name: string, n: number): Promise<Seeded> {
     sample = { eventId, deliveryId };
   }
   return { who, subscription, sample };
+}
+
+/** A day of hourly attempt stats for the subscription, as the workers write them. */
+async function seedStats(integratorId: string, subscriptionId: string): Promise<void> {
+  const now = Date.now();
+  const hour = now - (now % HOUR_MS);
+  await stack.app.store.attemptStats.add(
+    Array.from({ length: 24 }, (_, n) => ({
+      integratorId,
+      subscriptionId,
+      hour: hour - n * HOUR_MS,
+      attempts: 4_000,
+      succeeded: 3_900 - n,
+      latencySumMs: 4_000 * 40,
+      latencyMaxMs: 900,
+      l: { '1': 3_000, '2': 900, '5': 100 },
+    })),
+  );
 }
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
@@ -79,23 +99,24 @@ async function measure({ who, subscription, sample }: Seeded) {
   const page = await context.newPage();
   await page.goto(url);
   await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
-  const pages: Array<[string, string, string]> = [
-    ['delivery', `/portal/deliveries/${sample.deliveryId}`, `/v1/webhooks/deliveries/${sample.deliveryId}`],
-    ['subscriptions', '/portal/subscriptions', '/v1/webhooks/subscriptions'],
-    ['deliveries', '/portal/deliveries', '/v1/webhooks/deliveries'],
-    ['events', '/portal/events', '/v1/query/events'],
-    ['health', '/portal/health', `/v1/webhooks/subscriptions/${subscription}/deliveries/summary`],
-    ['recovery', '/portal/recovery', '/v1/webhooks/subscriptions'],
+  // Each page with the API calls whose answers it draws (Health: its subscription's stats and what is waiting).
+  const pages: Array<[string, string, string[]]> = [
+    ['delivery', `/portal/deliveries/${sample.deliveryId}`, [`/v1/webhooks/deliveries/${sample.deliveryId}`]],
+    ['subscriptions', '/portal/subscriptions', ['/v1/webhooks/subscriptions']],
+    ['deliveries', '/portal/deliveries', ['/v1/webhooks/deliveries']],
+    ['events', '/portal/events', ['/v1/query/events']],
+    ['health', '/portal/health', [`/v1/webhooks/subscriptions/${subscription}/stats`, '/v1/webhooks/deliveries']],
+    ['recovery', '/portal/recovery', ['/v1/webhooks/subscriptions']],
   ];
   const render: Record<string, number[]> = {};
-  for (const [name, path, api] of pages)
+  for (const [name, path, apis] of pages)
     for (let i = 0; i < flags.runs; i++) {
       const t = performance.now();
-      await Promise.all([apiCall(page, api), page.goto(`${stack.baseUrl}${path}`)]);
+      await Promise.all([...apis.map((api) => apiCall(page, api)), page.goto(`${stack.baseUrl}${path}`)]);
       await drawn(page);
       (render[name] ??= []).push(performance.now() - t);
     }
-  // An event's page finds its event in the listing (no route answers one event): until its payload is drawn.
+  // An event's page: until its payload is drawn.
   for (let i = 0; i < flags.runs; i++) {
     const t = performance.now();
     await page.goto(`${stack.baseUrl}/portal/events/${sample.eventId}`);
@@ -103,28 +124,34 @@ async function measure({ who, subscription, sample }: Seeded) {
     await drawn(page);
     (render.event ??= []).push(performance.now() - t);
   }
-  const filter: Record<string, number[]> = { 'deliveries by status': [], 'events by type': [] };
+  const filter: Record<string, number[]> = {};
+  /** `runs` filter changes: `choose` sets the form for run i, then the click until the new rows are drawn. */
+  const timeFilter = async (name: string, api: string, choose: (i: number) => Promise<void>) => {
+    for (let i = 0; i < flags.runs; i++) {
+      await choose(i);
+      const t = performance.now();
+      await Promise.all([apiCall(page, api), page.getByRole('button', { name: 'Apply filters' }).click()]);
+      await drawn(page);
+      (filter[name] ??= []).push(performance.now() - t);
+    }
+  };
+  const alternate = (a: string, b: string) => (i: number) => (i % 2 === 0 ? a : b);
   await page.goto(`${stack.baseUrl}/portal/deliveries`);
   await page.getByRole('button', { name: 'Apply filters' }).waitFor();
-  for (let i = 0; i < flags.runs; i++) {
-    await page.getByLabel('Status').selectOption(i % 2 === 0 ? 'failed' : 'pending');
-    const t = performance.now();
-    await Promise.all([
-      apiCall(page, '/v1/webhooks/deliveries'),
-      page.getByRole('button', { name: 'Apply filters' }).click(),
-    ]);
-    await drawn(page);
-    filter['deliveries by status']!.push(performance.now() - t);
-  }
+  const status = alternate('failed', 'pending');
+  await timeFilter('deliveries by status', '/v1/webhooks/deliveries', async (i) => {
+    await page.getByLabel('Status').selectOption(status(i));
+  });
+  await page.getByLabel('Status').selectOption('');
+  const types = alternate('transaction.completed', 'customer.created');
+  await timeFilter('deliveries by event type', '/v1/webhooks/deliveries', async (i) => {
+    await page.getByLabel('Event type', { exact: true }).selectOption(types(i));
+  });
   await page.goto(`${stack.baseUrl}/portal/events`);
   await page.getByRole('button', { name: 'Apply filters' }).waitFor();
-  for (let i = 0; i < flags.runs; i++) {
-    await page.getByLabel('Event type').selectOption(i % 2 === 0 ? 'customer.created' : 'transaction.completed');
-    const t = performance.now();
-    await Promise.all([apiCall(page, '/v1/query/events'), page.getByRole('button', { name: 'Apply filters' }).click()]);
-    await drawn(page);
-    filter['events by type']!.push(performance.now() - t);
-  }
+  await timeFilter('events by type', '/v1/query/events', async (i) => {
+    await page.getByLabel('Event type').selectOption(types(i + 1));
+  });
   await context.close();
   return { render, filter };
 }

@@ -112,4 +112,22 @@ describe('attempt stats buffer', () => {
     );
     assert.equal(logged.length, 2);
   });
+
+  it('drops what it carries after writes failed six times in a row, and counts again after', async () => {
+    const logged: string[] = [];
+    const { writes, repo } = fakeRepo((n) => (n < 6 ? new Error('client closed') : null));
+    const stats = createAttemptStats({ repo, logError: (m) => logged.push(m), flushEveryMs: 60_000 });
+    stats.add('sub-a', attempt('succeeded', 20));
+    for (let n = 0; n < 6; n++) await stats.flush();
+    assert.equal(writes.length, 6);
+    assert.equal(logged.at(-1), 'attempt stats dropped after failed writes');
+    await stats.flush();
+    assert.equal(writes.length, 6, 'nothing left to write');
+    stats.add('sub-a', attempt('http_error', 20));
+    await stats.flush();
+    assert.deepEqual(
+      writes[6]!.map((w) => [w.attempts, w.succeeded]),
+      [[1, 0]],
+    );
+  });
 });

@@ -82,9 +82,11 @@ async function listFromDeliveryPages(
   bounds: ListingBounds,
 ): Promise<BoundedRows<DeliveryDoc & { page: number }>> {
   const afterMs = f.createdAfter?.getTime();
+  // A row filed before rows kept their event's type has none: its delivery's type is checked when it is read.
   const keep = (r: DeliveryRow) =>
     (f.subscriptionId === undefined || r.s === f.subscriptionId) &&
     (f.eventId === undefined || r.e === f.eventId) &&
+    (f.eventType === undefined || r.t === undefined || r.t === f.eventType) &&
     (afterMs === undefined || r.c.getTime() > afterMs);
   // Strictly older than the cursor and than `createdBefore`, whichever is older.
   const at = position ? { c: position.createdAt.getTime(), i: position.id } : undefined;
@@ -105,17 +107,17 @@ async function listFromDeliveryPages(
     const rows = await reader.next(batch);
     // By `_id`, at most MAX_CANDIDATES_PER_ROUND: bounded by itself, so no maxTimeMS (FerretDB 1.24 on SQLite can
     // interrupt another query of the same connection when one runs out of it); the budget is checked between rounds.
-    // With a status or an event type to check, the candidates are read as those and their owner only, then the few
-    // that pass whole: a rare status or type over a long history decodes little of what it rejects.
+    // With a status to check (or an event type a row does not hold), the candidates are read as those and their
+    // owner only, then the few that pass whole: a rare status over a long history decodes little of what it rejects.
     const ids = rows.map(({ row }) => row.i);
     const passes = (d: Pick<DeliveryDoc, 'integratorId' | 'status' | 'eventType'> | null) =>
       d !== null &&
       d.integratorId === integratorId &&
       (f.status === undefined || d.status === f.status) &&
       (f.eventType === undefined || d.eventType === f.eventType);
+    const typeUnknown = f.eventType !== undefined && rows.some(({ row }) => row.t === undefined);
     const checked = { projection: { status: 1, integratorId: 1, eventType: 1 } };
-    const candidates =
-      f.status === undefined && f.eventType === undefined ? null : await findByIds(deliveries, ids, checked);
+    const candidates = f.status === undefined && !typeUnknown ? null : await findByIds(deliveries, ids, checked);
     const wanted = candidates ? ids.filter((_, n) => passes(candidates[n]!)) : ids;
     const docs = new Map(
       (await findByIds(deliveries, wanted, { projection: { attempts: 0 } })).map((d, n) => [wanted[n]!, d]),

@@ -1,4 +1,5 @@
 import type { DeliveryStatus } from '../../domain/delivery-vocabulary.js';
+import type { HistoryEventType } from '../../domain/event-types.js';
 import { deliveryIdOf } from '../derived-ids.js';
 import type { Filed, RowBase } from '../pages/index.js';
 import type { DeliveryListFilters, FiledDelivery } from './listing.js';
@@ -10,6 +11,8 @@ import type { DeliveryListFilters, FiledDelivery } from './listing.js';
 export interface DeliveryRow extends RowBase {
   s: string;
   e: string;
+  /** The event's type; absent from rows filed before it was kept (their type is checked on the delivery). */
+  t?: HistoryEventType;
 }
 
 /** Statuses that have listing keys of their own: a delivery is filed under one when it enters it (off the hot path). */
@@ -24,13 +27,26 @@ const keys = {
     `${integratorId}|d-sub-status|${sub}|${st}`,
 };
 
-/** Always built the same way (field order included), so that re-filing a row is a no-op `$addToSet`. */
-const rowOf = (d: FiledDelivery): DeliveryRow => ({
+/**
+ * The status keys' row: the delivery's position and what a filter checks, without its type (a status listing reads
+ * each delivery anyway, and rows filed before the type was kept have none: one shape, whenever it was filed). Always
+ * built the same way (field order included), so that re-filing a row is a no-op `$addToSet`.
+ */
+const statusRowOf = (d: FiledDelivery): DeliveryRow => ({
   c: d.createdAt,
   i: d._id,
   s: d.subscriptionId,
   e: d.eventId,
 });
+/** The row of the keys a delivery is filed under at its creation (all, subscription, event): with its event's type. */
+const rowOf = (d: FiledDelivery): DeliveryRow => ({ ...statusRowOf(d), t: d.eventType });
+
+/** Every shape a delivery's row may be stored in, from the one retention walked: what it removes from each key. */
+export const storedShapesOf = (r: DeliveryRow): DeliveryRow[] => {
+  if (r.t === undefined) return [r];
+  const { t: _type, ...status } = r;
+  return [r, status];
+};
 
 /** A delivery's rows in the listing's keys, filed once it exists (all, its subscription, its event). */
 export function deliveryEntries(d: FiledDelivery): Filed[] {
@@ -44,7 +60,7 @@ export function deliveryEntries(d: FiledDelivery): Filed[] {
 
 /** The rows of the deliveries an event's hand-off starts (filed with the event's own rows, in one bulkWrite). */
 export const handOffEntries = (
-  event: { _id: string; integratorId: string; createdAt: Date },
+  event: { _id: string; integratorId: string; createdAt: Date; eventType: HistoryEventType },
   subscriptionIds: readonly string[],
 ): Filed[] =>
   subscriptionIds.flatMap((s) =>
@@ -54,13 +70,14 @@ export const handOffEntries = (
       createdAt: event.createdAt,
       subscriptionId: s,
       eventId: event._id,
+      eventType: event.eventType,
     }),
   );
 
 /** The rows filed when a delivery enters `status`: none for `succeeded` (the hot path's outcome). */
 export function statusEntries(d: FiledDelivery, status: DeliveryStatus): Filed[] {
   if (!FILED_STATUSES.has(status)) return [];
-  const row = rowOf(d);
+  const row = statusRowOf(d);
   return [
     { key: keys.status(d.integratorId, status), row },
     { key: keys.subscriptionStatus(d.integratorId, d.subscriptionId, status), row },
@@ -68,10 +85,15 @@ export function statusEntries(d: FiledDelivery, status: DeliveryStatus): Filed[]
 }
 
 /** Every key a delivery's row can be filed under, whatever statuses it went through: retention removes it from each. */
-export const allKeysOf = (integratorId: string, r: DeliveryRow): string[] => {
-  const d = { _id: r.i, integratorId, createdAt: r.c, subscriptionId: r.s, eventId: r.e };
-  return [...deliveryEntries(d), ...[...FILED_STATUSES].flatMap((st) => statusEntries(d, st))].map((f) => f.key);
-};
+export const allKeysOf = (integratorId: string, r: DeliveryRow): string[] => [
+  keys.all(integratorId),
+  keys.subscription(integratorId, r.s),
+  keys.event(integratorId, r.e),
+  ...[...FILED_STATUSES].flatMap((st) => [
+    keys.status(integratorId, st),
+    keys.subscriptionStatus(integratorId, r.s, st),
+  ]),
+];
 
 /** The key retention walks for an integrator's deliveries, oldest first (every delivery is filed under it). */
 export const deliveryWalkKey = (integratorId: string): string => keys.all(integratorId);

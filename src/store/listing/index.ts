@@ -25,5 +25,5 @@ export {
 // Which keys rows are filed under and read from, and the rounds' sizes, for tests that check them.
 export { nextBatch } from './deliveries-pages.js';
 export { readInRounds } from './index-rounds.js';
-export { deliveryKeyFor } from './delivery-rows.js';
+export { deliveryEntries, deliveryKeyFor, statusEntries } from './delivery-rows.js';
 export { keyFor, keysOf } from './event-rows.js';

@@ -37,7 +37,10 @@ export interface DeliveryListFilters {
 }
 
 /** What a delivery is filed by: fixed at its creation. */
-export type FiledDelivery = Pick<DeliveryDoc, '_id' | 'integratorId' | 'createdAt' | 'subscriptionId' | 'eventId'>;
+export type FiledDelivery = Pick<
+  DeliveryDoc,
+  '_id' | 'integratorId' | 'createdAt' | 'subscriptionId' | 'eventId' | 'eventType'
+>;
 
 /** The events listing on one layout. A page's rows name, on `pages`, the page a cursor after them continues from. */
 export interface EventsListing {

@@ -11,7 +11,7 @@ import {
   type PageCollections,
   type Pos,
 } from '../pages/index.js';
-import { allKeysOf, deliveryWalkKey, eventDeliveriesKey, type DeliveryRow } from './delivery-rows.js';
+import { allKeysOf, deliveryWalkKey, eventDeliveriesKey, storedShapesOf, type DeliveryRow } from './delivery-rows.js';
 import { eventWalkKeys, keysOfRow, toRow, type EventRow } from './event-rows.js';
 
 /** What retention walks, oldest first: one stream of deliveries or of events, from a position. */
@@ -67,7 +67,9 @@ export function retentionOnPages(c: PageCollections): RetentionListing {
     },
     async forget(integratorId, purgedDeliveries, purgedEvents) {
       const rows: ForgetRow[] = [
-        ...purgedDeliveries.map((row) => ({ row, keys: allKeysOf(integratorId, row) })),
+        ...purgedDeliveries.flatMap((walked) =>
+          storedShapesOf(walked).map((row) => ({ row, keys: allKeysOf(integratorId, walked) })),
+        ),
         ...purgedEvents.map((row) => ({ row, keys: keysOfRow(integratorId, row) })),
       ];
       return await forgetRows(c, integratorId, rows);

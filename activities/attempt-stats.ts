@@ -1,4 +1,5 @@
 import { MongoBulkWriteError } from 'mongodb';
+import { addCounts } from '../src/domain/attempt-counts.js';
 import { latencyBucketOf } from '../src/domain/latency-buckets.js';
 import { HOUR_MS, type AttemptStatsRepo, type StatsIncrement } from '../src/store/attempt-stats-repo.js';
 import type { AttemptDoc } from '../src/store/documents.js';
@@ -36,12 +37,8 @@ export function createAttemptStats(deps: {
   const merge = (into: Map<string, StatsIncrement>, s: StatsIncrement) => {
     const key = `${s.subscriptionId}|${s.hour}`;
     const at = into.get(key);
-    if (!at) return void into.set(key, { ...s, l: { ...s.l } });
-    at.attempts += s.attempts;
-    at.succeeded += s.succeeded;
-    at.latencySumMs += s.latencySumMs;
-    at.latencyMaxMs = Math.max(at.latencyMaxMs, s.latencyMaxMs);
-    for (const [n, count] of Object.entries(s.l)) at.l[n] = (at.l[n] ?? 0) + count;
+    if (at) addCounts(at, s);
+    else into.set(key, { ...s, l: { ...s.l } });
   };
 
   function flush(): Promise<void> {
@@ -51,27 +48,30 @@ export function createAttemptStats(deps: {
     pending = new Map();
     if (batch.size === 0) return writing;
     // One write at a time: a slow write delays the next, whose counts keep adding up meanwhile.
-    writing = writing.then(async () => {
-      const items = [...batch.values()];
-      try {
-        await deps.repo.add(items);
-        failures = 0;
-      } catch (err) {
-        failures += 1;
-        const reason = err instanceof Error ? err.message : String(err);
-        if (failures > MAX_FAILED_WRITES) {
-          // The database has been out of reach for a while (or this worker is closing): drop what was summed so far.
-          deps.logError('attempt stats dropped after failed writes', { hours: batch.size, failures, reason });
-          return;
+    // It never rejects (a failure is logged, and the log itself may not throw it on), so one write never stops the next.
+    writing = writing
+      .then(async () => {
+        const items = [...batch.values()];
+        try {
+          await deps.repo.add(items);
+          failures = 0;
+        } catch (err) {
+          failures += 1;
+          const reason = err instanceof Error ? err.message : String(err);
+          if (failures > MAX_FAILED_WRITES) {
+            // The database has been out of reach for a while (or this worker is closing): drop what was summed so far.
+            deps.logError('attempt stats dropped after failed writes', { hours: batch.size, failures, reason });
+            return;
+          }
+          // What the server says it did not write is added back; with no such answer (the connection), all of it.
+          const failed = err instanceof MongoBulkWriteError ? err.writeErrors : null;
+          const again = failed ? [failed].flat().map((e) => items[e.index]) : items;
+          for (const s of again) if (s) merge(pending, s);
+          schedule();
+          deps.logError('attempt stats not written; retried with the next write', { hours: batch.size, reason });
         }
-        // What the server says it did not write is added back; with no such answer (the connection), all of it.
-        const failed = err instanceof MongoBulkWriteError ? err.writeErrors : null;
-        const again = failed ? [failed].flat().map((e) => items[e.index]) : items;
-        for (const s of again) if (s) merge(pending, s);
-        schedule();
-        deps.logError('attempt stats not written; retried with the next write', { hours: batch.size, reason });
-      }
-    });
+      })
+      .catch(() => undefined);
     return writing;
   }
 

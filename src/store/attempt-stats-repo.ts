@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
+import type { AttemptCounts } from '../domain/attempt-counts.js';
 import { findByIds } from './by-ids.js';
 import type { AttemptStatsDoc } from './documents.js';
 
@@ -7,17 +8,11 @@ export const HOUR_MS = 3_600_000;
 export const STATS_KEPT_MS = 8 * 24 * HOUR_MS;
 
 /** What one flush adds to one subscription's hour (activities/attempt-stats.ts sums the attempts between flushes). */
-export interface StatsIncrement {
+export interface StatsIncrement extends AttemptCounts {
   integratorId: string;
   subscriptionId: string;
   /** The hour's start, ms since the epoch. */
   hour: number;
-  attempts: number;
-  succeeded: number;
-  latencySumMs: number;
-  latencyMaxMs: number;
-  /** Latency bucket number → attempts (src/domain/latency-buckets.ts). */
-  l: Record<string, number>;
 }
 
 export const statsIdOf = (subscriptionId: string, hour: number): string => `${subscriptionId}|${hour}`;
@@ -51,6 +46,8 @@ export function createAttemptStatsRepo(db: Db) {
               subscriptionId: s.subscriptionId,
               hour: new Date(s.hour),
               expiresAt: new Date(s.hour + STATS_KEPT_MS),
+              // An hour whose first attempts made no request (blocked) still gets its buckets, empty.
+              ...(Object.keys(s.l).length === 0 ? { l: {} } : {}),
             },
           },
           upsert: true,

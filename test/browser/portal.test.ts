@@ -125,8 +125,11 @@ describe('the integrator portal in Chromium', { timeout: 240_000 }, () => {
       await page.getByLabel('Created after (local time)').fill(after);
       await page.getByRole('button', { name: 'Apply filters' }).click();
     };
+    const listed = page.getByRole('link', { name: delivery!.id });
     await filter('customer.rejected');
     await page.getByText('No deliveries match.').waitFor();
+    await filter('customer.created');
+    await listed.waitFor();
     await filter('customer.created', localInput(new Date(Date.now() + 3_600_000)));
     await page.getByText('No deliveries match.').waitFor();
     await filter('customer.created');

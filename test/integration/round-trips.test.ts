@@ -188,6 +188,13 @@ describe('database round trips of the delivery path (command monitoring)', () =>
       'stats: the worker updates only',
     );
     assert.ok(statsWrites.length <= Math.ceil(seconds) + 1, `${statsWrites.length} stats writes in ${seconds} s`);
+    // And they are written: the subscription's hour counts these attempts within about a second.
+    for (let i = 0; ; i++) {
+      const hours = await app.store.attemptStats.hours(subscriptionId, Date.now() - (Date.now() % 3_600_000), 1);
+      if ((hours[0]?.attempts ?? 0) >= n + 1) break;
+      assert.ok(i < 50, 'the stats of the attempts were written');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 
     const headChecks = seen.filter((c) => c.source === 'api' && c.name === 'find' && c.collection === 'event_pages');
     const sizes = { sizes: defaultPageSizes };

@@ -33,29 +33,57 @@ describe('subscription stats and the deliveries filters', () => {
     await s.publish('customer.active');
     await s.alice.client.sendTestDelivery(ok.id);
 
+    const asked = Date.now();
     const good = await statsOnce(ok.id, 4);
+    const answered = Date.now();
     assert.equal(good.hours.length, 24);
-    const now = Date.now();
-    assert.equal(Date.parse(good.hours[23]!.hour), now - (now % HOUR), 'the current hour last');
+    const current = (t: number) => t - (t % HOUR);
+    assert.ok([current(asked), current(answered)].includes(Date.parse(good.hours[23]!.hour)), 'the current hour last');
     assert.equal(Date.parse(good.from), Date.parse(good.hours[0]!.hour));
     assert.equal(Date.parse(good.to), Date.parse(good.hours[23]!.hour) + HOUR);
     // The attempts are in the current hour (or the one before, when the test runs across an hour's turn).
-    const current = good.total;
-    assert.deepEqual([current.attempts, current.succeeded, current.failed, current.successRate], [4, 4, 0, 1]);
+    const total = good.total;
+    assert.deepEqual([total.attempts, total.succeeded, total.failed, total.successRate], [4, 4, 0, 1]);
     assert.equal(
       good.hours.slice(22).reduce((n, h) => n + h.attempts, 0),
       4,
     );
-    assert.ok(current.latencyMs, 'latency of the requests made');
-    assert.ok(current.latencyMs.max >= 60, `the receiver held each request 60 ms (max ${current.latencyMs.max})`);
-    assert.ok(current.latencyMs.avg >= 60 && current.latencyMs.avg <= current.latencyMs.max);
-    assert.ok(current.latencyMs.p95 >= current.latencyMs.p50 && current.latencyMs.p95 <= current.latencyMs.max);
+    assert.ok(total.latencyMs, 'latency of the requests made');
+    assert.ok(total.latencyMs.max >= 60, `the receiver held each request 60 ms (max ${total.latencyMs.max})`);
+    assert.ok(total.latencyMs.avg >= 60 && total.latencyMs.avg <= total.latencyMs.max);
+    assert.ok(total.latencyMs.p95 >= total.latencyMs.p50 && total.latencyMs.p95 <= total.latencyMs.max);
     for (const h of good.hours.slice(0, 22))
       assert.deepEqual([h.attempts, h.successRate, h.latencyMs], [0, null, null]);
 
     const bad = await statsOnce(failing.id, 1);
     assert.deepEqual([bad.total.attempts, bad.total.succeeded, bad.total.failed, bad.total.successRate], [1, 0, 1, 0]);
     assert.equal((await s.alice.client.subscriptionStats(ok.id, 1)).hours.length, 1, 'hours=1: the current hour');
+  });
+
+  it('counts an hour whose attempts made no request (blocked): attempts, no latency', async () => {
+    const sub = await s.subscribe('/stats-blocked');
+    const now = Date.now();
+    await s.app.store.attemptStats.add([
+      {
+        integratorId: s.alice.integratorId,
+        subscriptionId: sub.id,
+        hour: now - (now % HOUR) - HOUR,
+        attempts: 3,
+        succeeded: 0,
+        latencySumMs: 0,
+        latencyMaxMs: 0,
+        l: {},
+      },
+    ]);
+    const stats = await s.alice.client.subscriptionStats(sub.id);
+    const blocked = stats.hours.find((h) => h.attempts > 0);
+    assert.deepEqual(blocked && [blocked.attempts, blocked.failed, blocked.successRate, blocked.latencyMs], [
+      3,
+      3,
+      0,
+      null,
+    ]);
+    assert.equal(stats.total.latencyMs, null);
   });
 
   it('answers 404 for another integrator and 400 for hours out of range', async () => {

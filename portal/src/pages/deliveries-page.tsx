@@ -107,7 +107,7 @@ export function DeliveriesPage({ search }: { search: URLSearchParams }): JSX.Ele
           </button>
         </div>
       </form>
-      <p class="hint">Newest first; times are the events' (exclusive bounds).</p>
+      <p class="hint">Newest first; the time bounds are exclusive.</p>
       <ErrorAlert message={list.error} />
       {list.loading && list.items.length === 0 ? <Loading what="deliveries" /> : null}
       {!list.loading && !list.error && list.items.length === 0 ? <p>No deliveries match.</p> : null}

@@ -32,16 +32,23 @@ export const instantBound = (rounding: 'floor' | 'ceil') =>
 export const bodyInstantBound = (rounding: 'floor' | 'ceil') => dateTime.transform(toInstant(rounding));
 
 /**
- * `limit`: an integer 1–250 written in plain decimal digits (so "1.5", "1e2", "-1", "abc" and "" are 400), default 100.
+ * A query parameter that is an integer min–max written in plain decimal digits (so "1.5", "1e2", "-1", "abc" and ""
+ * are 400), `fallback` when absent. The document shows what a client sends: an integer min–max (the `pattern` of the
+ * string form is dropped there).
  */
-export const limitParam = z
-  .string(givenOnce)
-  .regex(/^[0-9]+$/, 'must be an integer from 1 to 250')
-  .transform(Number)
-  .pipe(z.number().int().min(1, 'must be an integer from 1 to 250').max(250, 'must be an integer from 1 to 250'))
-  .default(100)
-  // The document shows what a client sends: an integer 1–250 (the `pattern` of the string form is dropped there).
-  .meta({ type: 'integer', minimum: 1, maximum: 250, default: 100 });
+export const integerParam = (min: number, max: number, fallback: number) => {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z
+    .string(givenOnce)
+    .regex(/^[0-9]+$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(min, message).max(max, message))
+    .default(fallback)
+    .meta({ type: 'integer', minimum: min, maximum: max, default: fallback });
+};
+
+/** `limit`: an integer 1–250, default 100. */
+export const limitParam = integerParam(1, 250, 100);
 
 /**
  * The form of every cursor the API issues (src/store/cursor.ts): base64url of a JSON array, a dot, and a 16-byte MAC

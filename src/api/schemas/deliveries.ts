@@ -131,7 +131,7 @@ export const deliveriesQuery = z.strictObject({
     .describe("the delivered event's type (webhook.test: test sends; Herald's own events included)"),
   createdAfter: instantBound('floor')
     .optional()
-    .describe("exclusive lower bound on createdAt (the event's); any precision, compared exactly"),
+    .describe('exclusive lower bound on createdAt; any precision, compared exactly'),
   createdBefore: instantBound('ceil')
     .optional()
     .describe('exclusive upper bound on createdAt; any precision, compared exactly'),
@@ -170,5 +170,12 @@ export type DeliveryAttempt = z.infer<typeof attempt>;
 export type DeliveryWithAttempts = z.infer<typeof deliveryWithAttempts>;
 export type AttemptPage = z.infer<typeof attemptPage>;
 export type DeliveryPage = z.infer<typeof deliveryPage>;
-export type DeliveryFilters = Omit<z.input<typeof deliveriesQuery>, 'cursor' | 'limit'>;
+/** The listing's filters as a client gives them; dates as Date or ISO-8601 strings (exclusive bounds). */
+export type DeliveryFilters = Omit<
+  z.input<typeof deliveriesQuery>,
+  'cursor' | 'limit' | 'createdAfter' | 'createdBefore'
+> & {
+  createdAfter?: Date | string;
+  createdBefore?: Date | string;
+};
 export type TestDeliveryResponse = z.infer<typeof testDeliveryResponse>;

@@ -1,16 +1,8 @@
 import { z } from 'zod';
-import { givenOnce, uuid } from './common.js';
+import { integerParam, uuid } from './common.js';
 
-/** `hours`: 1–168 in plain decimal digits, default 24. */
 export const statsQuery = z.strictObject({
-  hours: z
-    .string(givenOnce)
-    .regex(/^[0-9]+$/, 'must be an integer from 1 to 168')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be an integer from 1 to 168').max(168, 'must be an integer from 1 to 168'))
-    .default(24)
-    .meta({ type: 'integer', minimum: 1, maximum: 168, default: 24 })
-    .describe('how many hours, the current one last'),
+  hours: integerParam(1, 168, 24).describe('how many hours, the current one last'),
 });
 
 export const statsParams = z.strictObject({ subscription_id: uuid });

@@ -1,15 +1,15 @@
 import { latencyQuantile } from '../../domain/latency-buckets.js';
 import { HOUR_MS } from '../../store/attempt-stats-repo.js';
 import type { AttemptStatsDoc } from '../../store/documents.js';
+import { addCounts, type AttemptCounts } from '../../domain/attempt-counts.js';
 import type { SubscriptionStats } from '../schemas/stats.js';
 
-type Counted = Pick<AttemptStatsDoc, 'attempts' | 'succeeded' | 'latencySumMs' | 'latencyMaxMs' | 'l'>;
 type Shown = SubscriptionStats['total'];
 
-const none: Counted = { attempts: 0, succeeded: 0, latencySumMs: 0, latencyMaxMs: 0, l: {} };
-
-function shown(c: Counted): Shown {
-  const requests = Object.values(c.l).reduce((a, b) => a + b, 0);
+/** An hour's figures; a document whose attempts made no request (all blocked) has no latency buckets. */
+function shown(c: Readonly<AttemptCounts>): Shown {
+  const buckets = c.l ?? {};
+  const requests = Object.values(buckets).reduce((a, b) => a + b, 0);
   return {
     attempts: c.attempts,
     succeeded: c.succeeded,
@@ -20,33 +20,23 @@ function shown(c: Counted): Shown {
         ? null
         : {
             avg: Math.round(c.latencySumMs / requests),
-            p50: latencyQuantile(c.l, 0.5, c.latencyMaxMs) ?? 0,
-            p95: latencyQuantile(c.l, 0.95, c.latencyMaxMs) ?? 0,
+            p50: latencyQuantile(buckets, 0.5, c.latencyMaxMs) ?? 0,
+            p95: latencyQuantile(buckets, 0.95, c.latencyMaxMs) ?? 0,
             max: c.latencyMaxMs,
           },
   };
 }
 
-function sum(docs: readonly Counted[]): Counted {
-  const l: Record<string, number> = {};
-  for (const d of docs) for (const [n, count] of Object.entries(d.l ?? {})) l[n] = (l[n] ?? 0) + count;
-  return {
-    attempts: docs.reduce((a, d) => a + d.attempts, 0),
-    succeeded: docs.reduce((a, d) => a + d.succeeded, 0),
-    latencySumMs: docs.reduce((a, d) => a + d.latencySumMs, 0),
-    latencyMaxMs: docs.reduce((a, d) => Math.max(a, d.latencyMaxMs), 0),
-    l,
-  };
-}
+const none = (): AttemptCounts => ({ attempts: 0, succeeded: 0, latencySumMs: 0, latencyMaxMs: 0, l: {} });
 
 /** The stats answer of `docs` (one per hour from `from`, null for an hour with no attempt). */
 export function statsView(subscriptionId: string, from: number, docs: readonly (AttemptStatsDoc | null)[]) {
-  const counted = docs.map((d) => d ?? none);
+  const counted = docs.map((d) => d ?? none());
   return {
     subscriptionId,
     from: new Date(from).toISOString(),
     to: new Date(from + docs.length * HOUR_MS).toISOString(),
     hours: counted.map((c, n) => ({ hour: new Date(from + n * HOUR_MS).toISOString(), ...shown(c) })),
-    total: shown(sum(counted)),
+    total: shown(counted.reduce(addCounts, none())),
   };
 }

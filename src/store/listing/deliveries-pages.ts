@@ -3,7 +3,8 @@ import { findByIds } from '../by-ids.js';
 import type { Position } from '../cursor.js';
 import { createCancelOne } from '../deliveries-cancel.js';
 import type { DeliveryDoc } from '../documents.js';
-import { cmp, fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections, type Pos } from '../pages/index.js';
+import { fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections } from '../pages/index.js';
+import { startBound } from './bounds.js';
 import { MAX_CANDIDATES_PER_ROUND } from '../server-limits.js';
 import { deliveryEntries, deliveryKeyFor, statusEntries, type DeliveryRow } from './delivery-rows.js';
 import type { DeliveriesListing, DeliveryListFilters } from './listing.js';
@@ -88,10 +89,7 @@ async function listFromDeliveryPages(
     (f.eventId === undefined || r.e === f.eventId) &&
     (f.eventType === undefined || r.t === undefined || r.t === f.eventType) &&
     (afterMs === undefined || r.c.getTime() > afterMs);
-  // Strictly older than the cursor and than `createdBefore`, whichever is older.
-  const at = position ? { c: position.createdAt.getTime(), i: position.id } : undefined;
-  const before: Pos | undefined = f.createdBefore && { c: f.createdBefore.getTime(), i: '' };
-  const bound = at && before ? (cmp(at, before) < 0 ? at : before) : (at ?? before);
+  const bound = startBound(position, f.createdBefore);
   const budget = scanBudget(bounds);
   const reader = keyReader<DeliveryRow>(c, deliveryKeyFor(integratorId, f), {
     keep,

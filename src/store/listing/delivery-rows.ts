@@ -32,7 +32,9 @@ const keys = {
  * each delivery anyway, and rows filed before the type was kept have none: one shape, whenever it was filed). Always
  * built the same way (field order included), so that re-filing a row is a no-op `$addToSet`.
  */
-const statusRowOf = (d: FiledDelivery): DeliveryRow => ({
+export const statusRowOf = (
+  d: Pick<FiledDelivery, '_id' | 'createdAt' | 'subscriptionId' | 'eventId'>,
+): DeliveryRow => ({
   c: d.createdAt,
   i: d._id,
   s: d.subscriptionId,

@@ -1,5 +1,6 @@
 import type { EventDoc } from '../documents.js';
-import { cmp, fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections, type Pos } from '../pages/index.js';
+import { fileRows, fileRowsBulk, keyReader, type Filed, type PageCollections } from '../pages/index.js';
+import { startBound } from './bounds.js';
 import { handOffEntries } from './delivery-rows.js';
 import { keyFor, keysOf, matches, toRow, type EventRow } from './event-rows.js';
 import type { EventsListing } from './listing.js';
@@ -22,10 +23,7 @@ export function eventsOnPages(c: PageCollections, bounds: ListingBounds): Events
       await fileRows(c, [...eventEntries(event), ...handOffEntries(handedOff, subscriptionIds)]),
     fileMany: async (events) => await fileRowsBulk(c, events.flatMap(eventEntries)),
     async list(integratorId, filters, position, limit) {
-      // Strictly older than the cursor and than `createdBefore`, whichever is older.
-      const at = position && { c: position.createdAt.getTime(), i: position.id };
-      const before: Pos | undefined = filters.createdBefore && { c: filters.createdBefore.getTime(), i: '' };
-      const bound = at && before ? (cmp(at, before) < 0 ? at : before) : (at ?? before);
+      const bound = startBound(position, filters.createdBefore);
       const reader = keyReader<EventRow>(c, keyFor(integratorId, filters), {
         keep: (r) => matches(r, filters),
         bound,

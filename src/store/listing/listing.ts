@@ -26,7 +26,7 @@ export interface EventListFilters {
 /** What a history page needs of each event: the stored §6.4 body and createdAt (plus _id for the cursor). */
 export type EventListRow = Pick<EventDoc, '_id' | 'body' | 'createdAt'>;
 
-/** Deliveries listing filters; dates are exclusive bounds on createdAt (the event's, which the delivery shares). */
+/** Deliveries listing filters; dates are exclusive bounds on the delivery's createdAt. */
 export interface DeliveryListFilters {
   subscriptionId?: string;
   eventId?: string;

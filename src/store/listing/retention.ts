@@ -11,7 +11,14 @@ import {
   type PageCollections,
   type Pos,
 } from '../pages/index.js';
-import { allKeysOf, deliveryWalkKey, eventDeliveriesKey, storedShapesOf, type DeliveryRow } from './delivery-rows.js';
+import {
+  allKeysOf,
+  deliveryWalkKey,
+  eventDeliveriesKey,
+  statusRowOf,
+  storedShapesOf,
+  type DeliveryRow,
+} from './delivery-rows.js';
 import { eventWalkKeys, keysOfRow, toRow, type EventRow } from './event-rows.js';
 
 /** What retention walks, oldest first: one stream of deliveries or of events, from a position. */
@@ -77,13 +84,6 @@ export function retentionOnPages(c: PageCollections): RetentionListing {
   };
 }
 
-const deliveryRowOf = (d: Pick<DeliveryDoc, '_id' | 'createdAt' | 'subscriptionId' | 'eventId'>): DeliveryRow => ({
-  c: d.createdAt,
-  i: d._id,
-  s: d.subscriptionId,
-  e: d.eventId,
-});
-
 /** After `after` in (createdAt, _id) order, before `before`: a keyset range one of the `integrator_*` indexes answers. */
 function oldestFilter<T extends { integratorId: string; createdAt: Date; _id: string }>(
   integratorId: string,
@@ -114,7 +114,7 @@ export function retentionOnIndexes(db: Db): RetentionListing {
                   projection: { createdAt: 1, subscriptionId: 1, eventId: 1 },
                 })
                 .toArray()
-            ).map(deliveryRowOf),
+            ).map(statusRowOf),
         },
         events: [
           {
@@ -136,7 +136,7 @@ export function retentionOnIndexes(db: Db): RetentionListing {
           { projection: { createdAt: 1, subscriptionId: 1, eventId: 1 } },
         )
         .toArray();
-      return found.map(deliveryRowOf);
+      return found.map(statusRowOf);
     },
     forget: async (_integratorId, purgedDeliveries, purgedEvents) =>
       new Set([...purgedDeliveries, ...purgedEvents].map((r) => r.i)),

@@ -182,6 +182,12 @@ export async function oldestRows<R extends RowBase>(
         .filter(keep),
     );
   }
-  const unique = new Map(out.map((r) => [r.i, r]));
+  // One row per id; where one is stored in two shapes (a delivery filed by two versions), the one with more fields,
+  // from which the other can be derived (delivery-rows.ts, storedShapesOf).
+  const unique = new Map<string, RowBase>();
+  for (const r of out) {
+    const had = unique.get(r.i);
+    if (!had || Object.keys(r).length > Object.keys(had).length) unique.set(r.i, r);
+  }
   return ([...unique.values()] as R[]).sort((a, b) => cmp(posOf(a), posOf(b))).slice(0, limit);
 }

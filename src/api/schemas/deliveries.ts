@@ -7,8 +7,9 @@ import {
   terminalReasonSchema,
   waitReasonSchema,
 } from '../../domain/delivery-vocabulary.js';
-import { heraldEventTypes, historyEventTypes } from '../../domain/event-types.js';
+import { historyEventTypes } from '../../domain/event-types.js';
 import { cursorParam, dateTime, givenOnce, instantBound, limitParam, boundedNextCursor, uuid } from './common.js';
+import { heraldEventType } from './subscriptions.js';
 
 const deliveryStatus = deliveryStatusSchema.describe(
   'pending while attempts remain; succeeded, failed (retries exhausted) and cancelled are terminal',
@@ -125,8 +126,14 @@ export const deliveriesQuery = z.strictObject({
   subscriptionId: uuid.optional(),
   eventId: uuid.optional(),
   status: deliveryStatus.optional(),
+  // The spec's history enum and Herald's own, each its own enum in the document (never one merged enum).
   eventType: z
-    .enum([...historyEventTypes, ...heraldEventTypes], givenOnce)
+    .union([z.enum(historyEventTypes), heraldEventType], {
+      error: (issue) =>
+        Array.isArray(issue.input)
+          ? 'must be given at most once'
+          : `${JSON.stringify(issue.input)} is not an event type`,
+    })
     .optional()
     .describe("the delivered event's type (webhook.test: test sends; Herald's own events included)"),
   createdAfter: instantBound('floor')

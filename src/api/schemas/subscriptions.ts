@@ -34,7 +34,7 @@ const specSubscribableType = z
  * Herald's own event types, a second enum beside the spec's (never inside it): delivered only to a subscription that
  * names them, never to one subscribed to all types, never listed with the integrator's events.
  */
-const heraldEventType = z.enum(heraldEventTypes).meta({
+export const heraldEventType = z.enum(heraldEventTypes).meta({
   id: 'HeraldEventType',
   description:
     "Herald's extension, not in the interface: webhook.subscription_paused (Herald paused one of the integrator's " +

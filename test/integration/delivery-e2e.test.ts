@@ -88,12 +88,14 @@ describe('delivery end to end (dev server, worker, HTTPS receiver)', () => {
     for (const body of bodies) assert.ok(body.equals(bodies[0]!), 'byte-identical on every attempt');
 
     const handle = s.app.temporal.client.workflow.getHandle(deliveryWorkflowId(first.id));
-    // The record is written by the activity, the search attributes by the workflow task after it: wait for those.
+    // The record is written by the activity, the search attributes by the workflow task after it: wait for those (the
+    // new run may first show what the last one ended with: succeeded after 3 attempts).
     const description = await eventually(async () => {
       const d = await handle.describe();
-      return d.typedSearchAttributes.get(searchAttributes.deliveryStatus) === 'succeeded' ? d : undefined;
+      const shown = d.typedSearchAttributes;
+      const final = shown.get(searchAttributes.deliveryStatus) === 'succeeded';
+      return final && shown.get(searchAttributes.attemptCount) === 4 ? d : undefined;
     });
-    assert.equal(description.typedSearchAttributes.get(searchAttributes.attemptCount), 4);
     assert.equal(description.typedSearchAttributes.get(searchAttributes.subscriptionId), subscription.id);
   });
 

@@ -28,6 +28,15 @@ const toInstant =
   };
 export const instantBound = (rounding: 'floor' | 'ceil') =>
   z.iso.datetime({ offset: true, ...givenOnce }).transform(toInstant(rounding));
+/** A listing's exclusive bounds on createdAt (the events and the deliveries listings). */
+export const createdRange = {
+  createdAfter: instantBound('floor')
+    .optional()
+    .describe('exclusive lower bound on createdAt; any precision, compared exactly'),
+  createdBefore: instantBound('ceil')
+    .optional()
+    .describe('exclusive upper bound on createdAt; any precision, compared exactly'),
+};
 /** The same bound in a JSON body (a campaign's window). */
 export const bodyInstantBound = (rounding: 'floor' | 'ceil') => dateTime.transform(toInstant(rounding));
 

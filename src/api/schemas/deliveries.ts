@@ -8,7 +8,7 @@ import {
   waitReasonSchema,
 } from '../../domain/delivery-vocabulary.js';
 import { historyEventTypes } from '../../domain/event-types.js';
-import { cursorParam, dateTime, givenOnce, instantBound, limitParam, boundedNextCursor, uuid } from './common.js';
+import { cursorParam, dateTime, givenOnce, createdRange, limitParam, boundedNextCursor, uuid } from './common.js';
 import { heraldEventType } from './subscriptions.js';
 
 const deliveryStatus = deliveryStatusSchema.describe(
@@ -136,12 +136,7 @@ export const deliveriesQuery = z.strictObject({
     })
     .optional()
     .describe("the delivered event's type (webhook.test: test sends; Herald's own events included)"),
-  createdAfter: instantBound('floor')
-    .optional()
-    .describe('exclusive lower bound on createdAt; any precision, compared exactly'),
-  createdBefore: instantBound('ceil')
-    .optional()
-    .describe('exclusive upper bound on createdAt; any precision, compared exactly'),
+  ...createdRange,
   cursor: cursorParam.optional(),
   limit: limitParam,
 });

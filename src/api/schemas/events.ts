@@ -10,7 +10,7 @@ import {
   cursorParam,
   dateTime,
   givenOnce,
-  instantBound,
+  createdRange,
   jsonValue,
   limitParam,
   boundedNextCursor,
@@ -89,12 +89,7 @@ export const listEventsQuery = z.strictObject({
     .enum(historyEventTypes, givenOnce)
     .optional()
     .describe(`a history event type; ${TEST_EVENT_TYPE} events are listed only when asked for by this filter`),
-  createdAfter: instantBound('floor')
-    .optional()
-    .describe('exclusive lower bound on createdAt; any precision, compared exactly'),
-  createdBefore: instantBound('ceil')
-    .optional()
-    .describe('exclusive upper bound on createdAt; any precision, compared exactly'),
+  ...createdRange,
   cursor: cursorParam.optional(),
   limit: limitParam.describe('page size, 1 to 250 (default 100)'),
 });

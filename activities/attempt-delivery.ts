@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildWebhookHeaders, signWebhook } from '../src/crypto/webhook-signature.js';
+import type { FifoTurns } from '../src/ordering/fifo-turns.js';
 import { createAttemptGate, type AttemptGate } from '../src/net/attempt-gate.js';
 import type { WebhookHttpClient } from '../src/net/http-client.js';
 import { attemptIdOf } from '../src/store/derived-ids.js';
@@ -10,6 +11,7 @@ import type { AttemptObserver, DeliveryLogContext } from '../src/telemetry/attem
 import { DELIVERY_NOT_FOUND } from '../workflows/messages.js';
 import type { AttemptInput, AttemptResult, AttemptStep, HandOff, StepInput } from '../workflows/types.js';
 import { createAttemptRecorder, type LogError } from './attempt-record.js';
+import { createAttemptTurns } from './attempt-turns.js';
 import { createAttemptWaits } from './attempt-waits.js';
 import { createEventWait } from './event-wait.js';
 import { isForeignEvent, refuseForeignEvent } from './foreign-event.js';
@@ -47,6 +49,8 @@ export interface AttemptDeps {
   readonly repeatPostsMax?: number;
   /** The integrator's share of slots and the breakers (src/net/attempt-gate.ts); default: a breaker, no share. */
   readonly gate?: AttemptGate;
+  /** Ordered subscriptions' turns (src/ordering/fifo-turns.ts); none when absent (every delivery goes at once). */
+  readonly turns?: FifoTurns | null;
 }
 
 export type { LogError };
@@ -72,10 +76,11 @@ const followsSchedule = (input: AttemptInput | StepInput): boolean =>
 /** A new delivery as its hand-off describes it: its first attempt's record creates it. */
 function handedOff(deliveryId: string, h: HandOff): DeliveryDoc {
   const createdAt = new Date(h.createdAt);
-  const { eventId, subscriptionId, integratorId, eventType } = h;
+  const { eventId, subscriptionId, integratorId, eventType, fifoSeq } = h;
   return {
     ...{ _id: deliveryId, integratorId, subscriptionId, eventId, eventType, status: 'pending', attemptCount: 0 },
     ...{ createdAt, updatedAt: createdAt, nextAttemptAt: createdAt, terminalReason: null, lastResponseSummary: null },
+    ...(fifoSeq === undefined ? {} : { fifoSeq }),
   };
 }
 
@@ -123,11 +128,16 @@ export function createAttemptDelivery(deps: AttemptDeps) {
   const recorder = createAttemptRecorder({ ...deps, now, logError });
   const { settle, untilDue } = recorder;
   const waits = createAttemptWaits({ gate, store, now, observer });
+  const turns = createAttemptTurns({ turns: deps.turns ?? null, store, now, autoPause: deps.autoPause });
 
   return {
     /** The attempt of runs with patch `attempt-steps`: sent, end, or wait (paused, breaker, integrator's share). */
     async runAttempt(input: StepInput): Promise<AttemptStep> {
-      return await withHeartbeats(currentHeartbeat(), () => attempt(input, true));
+      return await withHeartbeats(currentHeartbeat(), async () => {
+        const step = await attempt(input, true);
+        await turns.after(input, step);
+        return step;
+      });
     },
     /**
      * The attempt of runs recorded before that patch, answered as they expect (a hold is outcome `held`). No capacity
@@ -155,6 +165,9 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     addActivityLogFields({ ...ctx }); // the Temporal SDK's lines about this call carry the five ids too
     const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
     if (recorded) return stepOf(untilDue(await settle(delivery, recorded, followsSchedule(input), ctx)));
+    // An ordered delivery goes only at its turn: read before anything else, so a waiter costs little.
+    const notYet = 'fifo' in input ? await turns.before(delivery, stored, input) : null;
+    if (notYet) return notYet;
 
     const fresh =
       handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;

@@ -15,10 +15,15 @@ export interface DeliveryPort {
   release(subscriptionId: string): Promise<void>;
   /** Sends the release signal to a held delivery's run; false when that run has ended. */
   signalRelease(deliveryId: string): Promise<boolean>;
+  /** The place in its ordered lane of a delivery's running run; null when none runs or it holds none. */
+  fifoSeqOf(deliveryId: string): Promise<number | null>;
   /** One more attempt of a delivery, as a manual retry asks for it (a campaign's re-delivery). */
   retry(
     delivery: DeliveryDoc,
-  ): Promise<{ ok: true; attemptNumber: number } | { ok: false; reason: 'subscription_deleted' | 'delivery_busy' }>;
+  ): Promise<
+    | { ok: true; attemptNumber: number }
+    | { ok: false; reason: 'subscription_deleted' | 'delivery_busy' | 'out_of_order' }
+  >;
   /** The state of the campaign whose workflow has this id (the re-delivery gate asks its own). */
   campaignState(workflowId: string): Promise<CampaignState>;
   /** A deleted subscription's pending deliveries, cancelled and their workflows told (an erasure's). */

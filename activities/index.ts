@@ -16,6 +16,7 @@ import { createErasureActivities } from './erasure.js';
 import { defaultRetentionPolicy, type RetentionPolicy } from '../src/retention/purge.js';
 import { createSigningKeyCache } from './signing-keys.js';
 import { createSubscriptionCache } from './subscription-cache.js';
+import { createFifoTurns } from '../src/ordering/fifo-turns.js';
 
 export interface ActivityDeps {
   readonly store: Store;
@@ -44,6 +45,8 @@ export interface ActivityDeps {
   readonly gate?: AttemptGate;
   /** What the retention purge keeps and how it paces itself (docs/retention.md); default: HERALD_RETENTION's. */
   readonly retention?: RetentionPolicy;
+  /** How long an ordered lane's place without a slot is waited for once noted (default 30 s); tests shorten it. */
+  readonly fifoMissingGraceMs?: number;
 }
 
 /** Outside an activity (the stats' writes) with no logger given: one JSON line on stderr. */
@@ -74,6 +77,13 @@ export function createActivities(deps: ActivityDeps) {
       ...(retryAfterMaxSeconds === undefined ? {} : { retryAfterMaxSeconds }),
       ...(deps.gate ? { gate: deps.gate } : {}),
       stats,
+      turns: createFifoTurns({
+        lanes: deps.store.fifoLanes,
+        signalRelease: delivery ? (id) => delivery.signalRelease(id) : null,
+        seqOf: delivery ? (id) => delivery.fifoSeqOf(id) : null,
+        now: deps.now ?? (() => new Date()),
+        ...(deps.fifoMissingGraceMs === undefined ? {} : { missingGraceMs: deps.fifoMissingGraceMs }),
+      }),
     }),
     releasePage: createReleasePage({
       store: deps.store,

@@ -1,7 +1,8 @@
 // The delivery run as a state machine (patch `attempt-steps`): what the run knows, what each message and each attempt
 // step does to it, and what the run does next. Pure and deterministic (no Temporal call): workflows/delivery-run.ts
 // drives it with activities, timers and conditions; test/unit/delivery-machine.test.ts drives it by hand. A new
-// lifecycle rule (a quota, an order) is one more `wait` reason answered by the attempt, not a change here.
+// lifecycle rule (a quota, an order) is one more `wait` reason answered by the attempt, not a change here: ordered
+// delivery (`fifo_turn`) is one, woken by the release signal of the delivery before it.
 import type { Actor, DeliveryStatus } from '../src/domain/delivery-vocabulary.js';
 import { waitBeforeNextMs } from '../src/domain/retry-schedule.js';
 import type {
@@ -124,12 +125,16 @@ export function createDeliveryMachine(input: DeliveryWorkflowInput) {
       released = false; // a release sent while this attempt runs lets it go at once should it be held
       attempting = next;
       const first = next === firstAttemptNumber && !waited;
+      const ordered = input.handOff;
       return {
         deliveryId: input.deliveryId,
         attemptNumber: next,
         actor,
         followSchedule,
         ...(handOff && first ? { handOff } : {}),
+        ...(ordered?.fifoSeq === undefined
+          ? {}
+          : { fifo: { subscriptionId: ordered.subscriptionId, seq: ordered.fifoSeq } }),
       };
     },
 
@@ -145,8 +150,11 @@ export function createDeliveryMachine(input: DeliveryWorkflowInput) {
       return { kind: 'wait', ms: step.waitMs };
     },
 
-    /** Whether a wait ends before its timer: a retry or a cancel, or (held) the release. */
-    woken: (): boolean => retryRequested || cancelRequested || (released && state.waitReason === 'subscription_paused'),
+    /** Whether a wait ends before its timer: a retry or a cancel, or (held, or waiting for its turn) the release. */
+    woken: (): boolean =>
+      retryRequested ||
+      cancelRequested ||
+      (released && (state.waitReason === 'subscription_paused' || state.waitReason === 'fifo_turn')),
 
     /** The wait is over (woken, or its timer fired). */
     wake(): Next {

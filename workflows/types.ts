@@ -16,6 +16,8 @@ export interface HandOff {
   readonly eventType: HistoryEventType;
   /** The event's createdAt (ISO), which is also the delivery's. */
   readonly createdAt: string;
+  /** An ordered subscription's: the delivery's place in its lane (src/store/fifo-lanes-repo.ts); absent otherwise. */
+  readonly fifoSeq?: number;
 }
 
 /** Input of the delivery workflow (workflow id `delivery:<deliveryId>`). */
@@ -110,6 +112,8 @@ export interface StepInput {
   readonly followSchedule: boolean;
   /** The run's hand-off, on its first attempt only, before any wait. */
   readonly handOff?: HandOff;
+  /** The hand-off's place in its ordered subscription's lane, on every attempt of the run (absent: no order). */
+  readonly fifo?: { readonly subscriptionId: string; readonly seq: number };
 }
 
 /**

@@ -24,14 +24,18 @@ export interface SubscriptionKey {
 
 export type SubscriptionStatus = 'enabled' | 'disabled' | 'paused';
 
+/** fifo: deliveries one at a time, in ingest order; none: any order (docs/api.md, SubscriptionOrdering). */
+export type SubscriptionOrdering = 'fifo' | 'none';
+
 export interface Subscription {
   id: string;
   url: string;
   eventTypes: string[];
   description: string | null;
   status: SubscriptionStatus;
-  pausedReason: 'manual' | 'endpoint_gone' | 'endpoint_unhealthy' | null;
+  pausedReason: 'manual' | 'endpoint_gone' | 'endpoint_unhealthy' | 'delivery_failed' | null;
   pausedAt: string | null;
+  ordering: SubscriptionOrdering;
   keyId: string;
   publicKey: string;
   createdAt: string;

@@ -4,6 +4,7 @@ export type {
   CreateSubscriptionInput,
   Subscription,
   SubscriptionKey,
+  SubscriptionOrdering,
   SubscriptionPage,
   SubscriptionStatus,
   UpdateSubscriptionInput,

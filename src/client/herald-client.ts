@@ -119,7 +119,7 @@ export class HeraldClient {
     return await readResponse<T>(res);
   }
 
-  /** Creates a subscription; the answer carries its active signing key (`keyId`, `publicKey`). */
+  /** Creates a subscription (ordering omitted: none); the answer carries its active key (`keyId`, `publicKey`). */
   async createSubscription(input: CreateSubscriptionInput): Promise<Subscription> {
     return await this.request('POST', SUBSCRIPTIONS, { body: input });
   }
@@ -145,7 +145,10 @@ export class HeraldClient {
     return await this.request('GET', subscriptionPath(id));
   }
 
-  /** Changes url, eventTypes, description and/or status (at least one); a new url is checked again. */
+  /**
+   * Changes url, eventTypes, description, status and/or ordering (at least one); a new url is checked again, a new
+   * ordering applies to deliveries ingested from then on.
+   */
   async updateSubscription(id: string, changes: UpdateSubscriptionInput): Promise<Subscription> {
     return await this.request('PATCH', subscriptionPath(id), { body: changes });
   }

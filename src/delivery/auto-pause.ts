@@ -57,7 +57,8 @@ export function createAutoPause(deps: {
     const event = subscriptionPausedEvent(paused);
     const started = fanOut ? await fanOut.handOff(event, { except: paused._id }) : [];
     await store.events.insertOnce(event, undefined, started);
-    if (startProbe) await startProbe(paused._id);
+    // A failed delivery of an ordered subscription waits for its integrator's decision: no probe resumes it.
+    if (startProbe && reason !== 'delivery_failed') await startProbe(paused._id);
     return true;
   };
 }

@@ -2,6 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { DeliveryDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import { cancelSignal, deliveryWorkflowId } from '../../workflows/messages.js';
+import { createFifoTurns } from '../ordering/fifo-turns.js';
+import { fifoSeqReader, releaseSignaller } from './release-held.js';
 
 export type CancelVerdict = { ok: true; delivery: DeliveryDoc } | { ok: false; delivery: DeliveryDoc };
 
@@ -27,6 +29,21 @@ export async function cancelDelivery(
     .getHandle(deliveryWorkflowId(found._id))
     .signal(cancelSignal)
     .catch(() => undefined); // no run left, or Temporal unreachable: its next attempt finds the delivery cancelled
+  // Ended while holding its ordered lane's turn (waiting for a retry, say): the next delivery goes now.
+  if (before.fifoSeq !== undefined) await passTurnOf(deps, before.subscriptionId, before.fifoSeq, found._id);
   const ended = { status: 'cancelled', terminalReason: 'cancelled_by_integrator', nextAttemptAt: null } as const;
   return { ok: true, delivery: { ...before, ...ended, updatedAt: now } };
+}
+
+/** Passes the turn of a cancelled delivery's lane when it held it (a waiter of that lane would skip it in the end). */
+async function passTurnOf(deps: { store: Store; client: Client }, subscriptionId: string, seq: number, id: string) {
+  const lane = await deps.store.fifoLanes.lane(subscriptionId);
+  if (lane?.turn !== seq) return;
+  const turns = createFifoTurns({
+    lanes: deps.store.fifoLanes,
+    signalRelease: releaseSignaller(deps.client),
+    seqOf: fifoSeqReader(deps.client),
+    now: () => new Date(),
+  });
+  await turns.pass(subscriptionId, seq, id, false);
 }

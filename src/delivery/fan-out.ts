@@ -35,21 +35,28 @@ export function createFanOut(deps: FanOutDeps): FanOut {
       const eagerClient = deps.eagerClient?.() ?? null;
       const client = eagerClient ?? deps.client;
       await Promise.all(
-        matched.map(async ({ id, version }) => {
-          await startDeliveryWorkflow(
+        matched.map(async ({ id, version, fifo }) => {
+          const deliveryId = deliveryIdOf(event._id, id);
+          // An ordered subscription's delivery takes its place in the lane before its run exists (ingest order).
+          const subscription = { _id: id, integratorId: event.integratorId };
+          const fifoSeq = fifo ? await store.fifoLanes.take(subscription, deliveryId, new Date()) : undefined;
+          const started = await startDeliveryWorkflow(
             client,
             taskQueue,
             {
-              deliveryId: deliveryIdOf(event._id, id),
+              deliveryId,
               eventId: event._id,
               subscriptionId: id,
               subscriptionVersion: version,
               integratorId: event.integratorId,
               eventType: event.eventType,
               createdAt: event.createdAt.toISOString(),
+              ...(fifoSeq === undefined ? {} : { fifoSeq }),
             },
             { eager: eagerClient !== null },
           );
+          // A repeated hand-off: the delivery keeps the place it took first; this one is skipped.
+          if (fifoSeq !== undefined && !started) await store.fifoLanes.markDud(id, fifoSeq);
         }),
       );
       return matched.map(({ id }) => id);

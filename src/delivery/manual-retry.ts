@@ -9,7 +9,7 @@ import { deliveryStartOptions } from './start-delivery.js';
 
 export type RetryVerdict =
   | { ok: true; delivery: DeliveryDoc; attemptNumber: number }
-  | { ok: false; reason: 'subscription_deleted' | 'delivery_busy' };
+  | { ok: false; reason: 'subscription_deleted' | 'delivery_busy' | 'out_of_order' };
 type Deps = { store: Store; client: Client; taskQueue: string };
 
 /** Waits before trying again a retry that reached a run as it ended: that run is only completing (ms). */
@@ -27,6 +27,7 @@ export async function retryDelivery(deps: Deps, delivery: DeliveryDoc): Promise<
   const { store, client, taskQueue } = deps;
   const subscription = await store.subscriptions.findById(delivery.subscriptionId);
   if (!subscription || subscription.deletedAt) return { ok: false, reason: 'subscription_deleted' };
+  if (!(await inOrder(store, delivery))) return { ok: false, reason: 'out_of_order' };
   const options = deliveryStartOptions(delivery, taskQueue, {
     deliveryId: delivery._id,
     firstAttemptNumber: delivery.attemptCount + 1, // a hint: a run started by a retry reads its own
@@ -52,6 +53,18 @@ export async function retryDelivery(deps: Deps, delivery: DeliveryDoc): Promise<
     }
   }
   throw new Error('unreachable');
+}
+
+/**
+ * Whether a retry keeps its ordered lane's order (docs/deliveries.md, "Ordered delivery"): a delivery made without a
+ * place always may; one with a place only while it holds the turn (pending), or as the failed delivery that paused
+ * its subscription (nothing after it has gone since).
+ */
+async function inOrder(store: Store, delivery: DeliveryDoc): Promise<boolean> {
+  if (delivery.fifoSeq === undefined) return true;
+  const lane = await store.fifoLanes.lane(delivery.subscriptionId);
+  if (!lane || lane.blockedBy === delivery._id) return true;
+  return delivery.status === 'pending' && lane.turn >= delivery.fifoSeq;
 }
 
 /** The run had ended: it rejected the update (validator), or closed before accepting it. */

@@ -37,3 +37,17 @@ export function releaseSignaller(client: Client) {
     }
   };
 }
+
+/** The place in its ordered lane that the running run of a delivery holds (its memo); null when none runs. */
+export function fifoSeqReader(client: Client) {
+  return async (deliveryId: string): Promise<number | null> => {
+    try {
+      const run = await client.workflow.getHandle(deliveryWorkflowId(deliveryId)).describe();
+      const seq = run.status.name === 'RUNNING' ? run.memo?.fifoSeq : undefined;
+      return typeof seq === 'number' ? seq : null;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return null;
+      throw err;
+    }
+  };
+}

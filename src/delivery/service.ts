@@ -22,7 +22,7 @@ import {
   type CampaignRequest,
 } from './recovery-campaign.js';
 import type { CampaignProgress } from '../../workflows/recovery-messages.js';
-import { releaseSignaller, startRelease } from './release-held.js';
+import { fifoSeqReader, releaseSignaller, startRelease } from './release-held.js';
 import { pauseSubscription, resumeSubscription } from './subscription-pause.js';
 import { sendTestDelivery } from './test-send.js';
 
@@ -87,6 +87,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
     /** Herald's own pause (410 Gone, sustained failure), its operational event, and the endpoint probe. */
     autoPause: createAutoPause({ store, fanOut, startProbe }),
     signalRelease: releaseSignaller(client),
+    fifoSeqOf: fifoSeqReader(client),
     /** Opens the recovery campaign of a window of a subscription's deliveries (or answers the one it has). */
     recover: (subscription: SubscriptionDoc, request: CampaignRequest) =>
       openCampaign(campaignDeps, subscription, request),

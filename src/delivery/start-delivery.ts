@@ -5,6 +5,12 @@ import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { initialSearchAttributes, subscriptionPriority } from '../../workflows/start-options.js';
 import type { DeliveryWorkflowInput, HandOff } from '../../workflows/types.js';
 
+/** The run's memo: its event (the worker's log lines), and its place in an ordered lane (read by a turn's recheck). */
+const memoOf = (eventId: string, fifoSeq: number | undefined) => ({
+  eventId,
+  ...(fifoSeq === undefined ? {} : { fifoSeq }),
+});
+
 /**
  * Options of a new delivery's workflow: the delivery id as workflow id, never run twice; the event id in the memo,
  * for the worker's log lines about the run (src/telemetry/temporal-logger.ts); its subscription's fairness key.
@@ -25,7 +31,7 @@ export function deliveryStartOptions(
     taskQueue,
     workflowId: deliveryWorkflowId(delivery._id),
     args: [input] as [DeliveryWorkflowInput],
-    ...(delivery.eventId === undefined ? {} : { memo: { eventId: delivery.eventId } }),
+    ...(delivery.eventId === undefined ? {} : { memo: memoOf(delivery.eventId, input.handOff?.fifoSeq) }),
     priority: subscriptionPriority(delivery.subscriptionId),
     typedSearchAttributes: initialSearchAttributes({
       subscriptionId: delivery.subscriptionId,
@@ -37,7 +43,7 @@ export function deliveryStartOptions(
 }
 
 /**
- * Starts the workflow of a handed-off delivery. Idempotent: a workflow with this id that runs or has run to an end
+ * Starts the workflow of a handed-off delivery; answers whether this call started it. Idempotent: a workflow with this id that runs or has run to an end
  * (a repeated hand-off, a re-submitted event) is left as it is; one that failed (its event was never stored, see
  * activities/attempt-delivery.ts) may run again, for the re-submission that stores the event at last.
  * `eager`: ask for eager start (the client shares its NativeConnection with a worker of the task queue, see
@@ -48,7 +54,7 @@ export async function startDeliveryWorkflow(
   taskQueue: string,
   handOff: HandOff & { deliveryId: string },
   options: { eager?: boolean } = {},
-): Promise<void> {
+): Promise<boolean> {
   const { deliveryId, ...rest } = handOff;
   const delivery = { _id: deliveryId, attemptCount: 0, ...rest };
   try {
@@ -63,7 +69,9 @@ export async function startDeliveryWorkflow(
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
       ...(options.eager ? { requestEagerStart: true } : {}),
     });
+    return true;
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return false;
   }
 }

@@ -38,6 +38,8 @@ export async function resumeSubscription(
     : await current(deps.store, integratorId, id);
   if (!verdict.ok) return verdict;
   if (verdict.subscription.status === 'paused') return { ok: false, reason: 'paused_again' };
+  // An ordered subscription paused by a failed delivery: the deliveries after it go again, in order.
+  await deps.store.fifoLanes.unblock(id);
   await deps.release(id);
   return verdict;
 }

@@ -40,12 +40,13 @@ export type AttemptOutcome = (typeof attemptOutcomes)[number];
 /**
  * Why a delivery waits without a request (its run sleeps; no attempt number, no schedule step used): its subscription
  * is paused (until the resume's release), the integrator's requests to that origin keep timing out (its breaker), or
- * the integrator holds its share of the worker's attempt slots (src/net/attempt-gate.ts).
+ * the integrator holds its share of the worker's attempt slots (src/net/attempt-gate.ts), or (ordered delivery) an
+ * earlier delivery of its subscription has not ended yet (src/ordering/fifo-turns.ts).
  */
-export const waitReasons = ['subscription_paused', 'endpoint_unresponsive', 'integrator_busy'] as const;
+export const waitReasons = ['subscription_paused', 'endpoint_unresponsive', 'integrator_busy', 'fifo_turn'] as const;
 export type WaitReason = (typeof waitReasons)[number];
 /** The waits a capacity guard decides (a paused subscription's is the `held` mark). */
-export type GateWaitReason = Exclude<WaitReason, 'subscription_paused'>;
+export type GateWaitReason = Exclude<WaitReason, 'subscription_paused' | 'fifo_turn'>;
 
 /** Who caused an attempt: the schedule, an integrator's manual retry, or the test endpoint. */
 export const actors = ['system', 'manual', 'test'] as const;
@@ -64,8 +65,11 @@ export const terminalReasons = [
 ] as const;
 export type TerminalReason = (typeof terminalReasons)[number];
 
-/** Why a subscription is paused: its integrator asked, its endpoint answered 410 Gone, or it kept failing. */
-export const pauseReasons = ['manual', 'endpoint_gone', 'endpoint_unhealthy'] as const;
+/**
+ * Why a subscription is paused: its integrator asked, its endpoint answered 410 Gone, it kept failing, or (ordered
+ * delivery) one of its deliveries failed after its whole schedule.
+ */
+export const pauseReasons = ['manual', 'endpoint_gone', 'endpoint_unhealthy', 'delivery_failed'] as const;
 export type PauseReason = (typeof pauseReasons)[number];
 
 export const deliveryStatusSchema = z.enum(deliveryStatuses);

@@ -46,6 +46,7 @@ export async function eraseRecords(store: Store, integratorId: string): Promise<
   const signingKeys = await deleteByIds(db, 'signing_keys', keyIds);
   await deleteByIds(db, 'endpoint_health', subscriptionIds);
   await store.attemptStats.eraseIntegrator(integratorId);
+  await store.fifoLanes.eraseIntegrator(integratorId);
   await db.collection<{ _id: string }>('subscription_index').deleteOne({ _id: integratorId });
   const subscriptions = await deleteByIds(db, 'subscriptions', subscriptionIds);
   const campaigns = (await db.collection('campaign_progress').deleteMany({ integratorId })).deletedCount;

@@ -30,12 +30,15 @@ export type AttemptEffect = Pick<
 /** What a delivery is, fixed at its creation. */
 export type DeliveryIdentity = Pick<
   DeliveryDoc,
-  '_id' | 'integratorId' | 'subscriptionId' | 'eventId' | 'eventType' | 'createdAt'
+  '_id' | 'integratorId' | 'subscriptionId' | 'eventId' | 'eventType' | 'createdAt' | 'fifoSeq'
 >;
 
 /** Exactly the identity fields of a delivery (a whole document may be passed). */
-const identityOf = ({ _id, integratorId, subscriptionId, eventId, eventType, createdAt }: DeliveryIdentity) =>
-  ({ _id, integratorId, subscriptionId, eventId, eventType, createdAt }) satisfies DeliveryIdentity;
+const identityOf = ({ _id, integratorId, subscriptionId, eventId, eventType, createdAt, fifoSeq }: DeliveryIdentity) =>
+  ({
+    ...{ _id, integratorId, subscriptionId, eventId, eventType, createdAt },
+    ...(fifoSeq === undefined ? {} : { fifoSeq }),
+  }) satisfies DeliveryIdentity;
 
 export { attemptsOf } from './attempts-repo.js';
 
@@ -227,16 +230,22 @@ export function deliveriesRepoWith(db: Db, listing: Listing) {
     },
 
     /**
-     * Marks a pending delivery as waiting for a capacity guard until `until` (one write by `_id`), creating a
+     * Marks a pending delivery as waiting for a capacity guard until `until` (or for its turn, null), one write by `_id`, creating a
      * handed-off one that has no record yet: the API shows why and until when. Its next attempt's record clears it.
      */
-    async wait(identity: DeliveryIdentity, until: Date, reason: GateWaitReason, at: Date): Promise<void> {
+    async wait(
+      identity: DeliveryIdentity,
+      until: Date | null,
+      reason: GateWaitReason | 'fifo_turn',
+      at: Date,
+    ): Promise<void> {
       const { _id, ...created } = identityOf(identity);
       // By `_id` alone (the MongoDB-wire server scans the collection for any other filter: every re-ask writes this).
+      // A released delivery that waits again is no longer held (a resume's release moves on at once).
       const before = await deliveries.findOneAndUpdate(
         { _id },
         {
-          $set: { waitReason: reason, nextAttemptAt: until, updatedAt: at },
+          $set: { waitReason: reason, nextAttemptAt: until, updatedAt: at, held: false },
           $setOnInsert: { ...created, status: 'pending', attemptCount: 0, terminalReason: null },
         },
         { upsert: true, returnDocument: 'before' }, // no projection: the MongoDB-wire server does not take one here

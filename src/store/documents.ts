@@ -40,7 +40,11 @@ export interface SubscriptionDoc {
   keyIds?: string[];
   /** Bumped by every change (PATCH, rotation, deletion); absent = 0. Lets the worker reuse what it read. */
   version?: number;
+  /** fifo: its deliveries go one at a time in ingest order (docs/deliveries.md, "Ordered delivery"); absent = none. */
+  ordering?: SubscriptionOrdering;
 }
+
+export type SubscriptionOrdering = 'fifo' | 'none';
 
 /** One live subscription as the fan-out matches it (an entry of `subscription_index`). */
 export interface SubscriptionIndexEntry {
@@ -48,6 +52,8 @@ export interface SubscriptionIndexEntry {
   status: SubscriptionDoc['status'];
   createdAt: Date;
   version: number;
+  /** Absent = none. */
+  ordering?: SubscriptionOrdering;
 }
 
 /**
@@ -93,10 +99,13 @@ export interface DeliveryDoc {
   /** true while its run waits for its paused subscription to be resumed (no attempt is made); absent = false. */
   held?: boolean;
   /**
-   * Why its run waits without a request until nextAttemptAt (a capacity guard: src/net/attempt-gate.ts); null or absent
-   * when it does not. The next recorded attempt, hold or cancellation clears it.
+   * Why its run waits without a request until nextAttemptAt (a capacity guard: src/net/attempt-gate.ts; or its turn in
+   * an ordered subscription, with no nextAttemptAt); null or absent when it does not. The next recorded attempt, hold
+   * or cancellation clears it.
    */
-  waitReason?: GateWaitReason | null;
+  waitReason?: GateWaitReason | 'fifo_turn' | null;
+  /** Its place in its ordered subscription's lane (src/store/fifo-lanes-repo.ts); absent when made without order. */
+  fifoSeq?: number;
   /** Attempt number (as a string key) → attempt, the latest ATTEMPTS_IN_DELIVERY; absent until the first is recorded. */
   attempts?: Record<string, AttemptDoc>;
 }

@@ -15,6 +15,7 @@ import { createCampaignSlotsRepo } from './campaign-slots-repo.js';
 import { createDeliveryReportsRepo } from './delivery-reports.js';
 import { createPortalSessionsRepo } from './portal-sessions-repo.js';
 import { createAttemptStatsRepo } from './attempt-stats-repo.js';
+import { createFifoLanesRepo } from './fifo-lanes-repo.js';
 
 /**
  * All repositories, built once per process over one database. The listings' layout (pages or indexes,
@@ -40,6 +41,7 @@ export function createStore(
     deliveryReports: createDeliveryReportsRepo(db),
     portalSessions: createPortalSessionsRepo(db),
     attemptStats: createAttemptStatsRepo(db),
+    fifoLanes: createFifoLanesRepo(db),
     /** Where retention finds the oldest deliveries and events, and removes their listing rows (src/retention). */
     retention: listing.retention,
   } as const;

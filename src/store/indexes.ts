@@ -68,6 +68,9 @@ export const indexes: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 },
     { key: { integratorId: 1 }, name: 'integratorId' },
   ],
+  // Ordered subscriptions' lanes and places (src/store/fifo-lanes-repo.ts): by `_id`; an integrator's erased together.
+  fifo_lanes: [{ key: { integratorId: 1 }, name: 'integratorId' }],
+  fifo_slots: [{ key: { integratorId: 1 }, name: 'integratorId' }],
 };
 
 /** A TTL index the server does not implement (the MongoDB-wire server): expiry then relies on the code's sweep. */

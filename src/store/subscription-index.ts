@@ -7,6 +7,7 @@ const entryOf = (s: SubscriptionDoc): SubscriptionIndexEntry => ({
   status: s.status,
   createdAt: s.createdAt,
   version: s.version ?? 0,
+  ...(s.ordering === 'fifo' ? { ordering: 'fifo' as const } : {}),
 });
 
 /**

@@ -12,7 +12,9 @@ import type { EventDoc, SigningKeyDoc, SubscriptionDoc } from './documents.js';
 import { createSubscriptionIndex } from './subscription-index.js';
 
 /** What an integrator may change with PATCH. */
-export type SubscriptionChanges = Partial<Pick<SubscriptionDoc, 'url' | 'eventTypes' | 'description' | 'status'>>;
+export type SubscriptionChanges = Partial<
+  Pick<SubscriptionDoc, 'url' | 'eventTypes' | 'description' | 'status' | 'ordering'>
+>;
 
 /** A freshly generated key pair, the private half already sealed with AAD = the subscription id. */
 export interface NewSigningKey {
@@ -72,7 +74,7 @@ export function createSubscriptionsRepo(db: Db) {
      */
     async findMatching(
       event: Pick<EventDoc, 'integratorId' | 'eventType' | 'createdAt'>,
-    ): Promise<{ id: string; version: number }[]> {
+    ): Promise<{ id: string; version: number; fifo: boolean }[]> {
       // History-only types (customer.deleted, …) and webhook.test are not subscribable: nobody receives them.
       const type = event.eventType;
       const own = isHeraldEventType(type);
@@ -83,7 +85,7 @@ export function createSubscriptionsRepo(db: Db) {
           .filter(([, e]) => e.status !== 'disabled' && e.createdAt <= event.createdAt)
           // 'all' is the spec's subscribable enum (§6.2); Herald's own types go only to a subscription naming them.
           .filter(([, e]) => (e.eventTypes === 'all' ? !own : e.eventTypes.includes(type)))
-          .map(([id, e]) => ({ id, version: e.version }))
+          .map(([id, e]) => ({ id, version: e.version, fifo: e.ordering === 'fifo' }))
       );
     },
 
@@ -97,14 +99,16 @@ export function createSubscriptionsRepo(db: Db) {
      * to (never used, never listed), never a subscription without its key.
      */
     async create(
-      fields: Pick<SubscriptionDoc, '_id' | 'integratorId' | 'url' | 'eventTypes' | 'description'>,
+      fields: Pick<SubscriptionDoc, '_id' | 'integratorId' | 'url' | 'eventTypes' | 'description' | 'ordering'>,
       key: NewSigningKey,
       now = new Date(),
     ): Promise<{ subscription: SubscriptionDoc; keys: SigningKeyDoc[] }> {
       const signingKey = keyDoc(fields, key, now);
       await keys.insertOne(signingKey);
+      const { ordering, ...rest } = fields;
       const subscription: SubscriptionDoc = {
-        ...fields,
+        ...rest,
+        ...(ordering === 'fifo' ? { ordering } : {}), // absent reads as none
         status: 'enabled',
         activeKeyId: key.id,
         createdAt: now,

@@ -206,10 +206,14 @@ describe('the integrator portal in Chromium', { timeout: 240_000 }, () => {
     const card = page.locator(`[data-testid="subscription-${edited.id}"]`);
     await card.getByRole('button', { name: 'Edit' }).click();
     await card.getByLabel('Description (optional)').fill('edited in the portal');
+    await card.getByLabel('Delivery order').selectOption({ label: 'In order (FIFO), one at a time' });
     await card.getByRole('button', { name: 'Save' }).click();
-    await eventually(async () =>
-      (await s.alice.client.getSubscription(edited.id)).description === 'edited in the portal' ? true : undefined,
-    );
+    await card.getByTestId('ordering').getByText('In order (FIFO)').waitFor();
+    const saved = await s.alice.client.getSubscription(edited.id);
+    assert.deepEqual([saved.description, saved.ordering], ['edited in the portal', 'fifo']);
+    await card.getByRole('button', { name: 'Edit' }).click();
+    assert.equal(await card.getByLabel('Delivery order').inputValue(), 'fifo', 'the form opens with it');
+    await card.getByRole('button', { name: 'Cancel edit' }).click();
     const before = await card.getByTestId('public-key').textContent();
     await card.getByRole('button', { name: 'Rotate key' }).click();
     await eventually(async () => ((await card.getByTestId('public-key').textContent()) !== before ? true : undefined));

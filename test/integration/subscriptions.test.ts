@@ -94,6 +94,7 @@ describe('webhook subscriptions API: create, list, update', () => {
       'id',
       'keyId',
       'keys',
+      'ordering',
       'pausedAt',
       'pausedReason',
       'publicKey',

@@ -68,6 +68,7 @@ describe('herald completion', () => {
 
     assert.deepEqual(await complete('deliveries', 'list', '--s'), ['--status', '--subscription']);
     assert.deepEqual(await complete('deliveries', 'list', '--json', '--l'), ['--limit']);
+    assert.deepEqual(await complete('subscriptions', 'update', '--or'), ['--ordering']);
   });
 
   it('bash: file names after a flag that takes a file, and for `events publish`', async () => {

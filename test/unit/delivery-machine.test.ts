@@ -30,7 +30,10 @@ const sent = (n: number, status: AttemptResult['deliveryStatus'], retryInSeconds
     nextAttemptInMs: retryInSeconds === null ? null : retryInSeconds * 1000,
   },
 });
-const wait = (reason: 'endpoint_unresponsive' | 'subscription_paused', waitMs: number | null): AttemptStep => ({
+const wait = (
+  reason: 'endpoint_unresponsive' | 'subscription_paused' | 'fifo_turn',
+  waitMs: number | null,
+): AttemptStep => ({
   step: 'wait',
   reason,
   waitMs,
@@ -80,6 +83,24 @@ describe('the delivery state machine', () => {
     assert.equal(run.woken(), true);
     assert.deepEqual(run.wake(), { kind: 'attempt' });
     assert.equal(run.state().held, false);
+  });
+
+  it("an ordered delivery's place goes with every attempt; waiting for its turn, the release wakes it", () => {
+    const run = createDeliveryMachine({ ...input, handOff: { ...handOff, fifoSeq: 7 } });
+    run.numberFrom(null);
+    const fifo = { subscriptionId: 's-1', seq: 7 };
+    assert.deepEqual(run.begin({ ...handOff, fifoSeq: 7 }).fifo, fifo);
+    assert.deepEqual(run.afterStep(wait('fifo_turn', 300_000), 0), { kind: 'wait', ms: 300_000 });
+    assert.deepEqual([run.shown(), run.state().held, run.woken()], ['waiting', undefined, false]);
+    run.release();
+    assert.equal(run.woken(), true, 'the pass of the delivery before it');
+    assert.deepEqual(run.wake(), { kind: 'attempt' });
+    const again = run.begin({ ...handOff, fifoSeq: 7 });
+    assert.deepEqual([again.attemptNumber, again.fifo, again.handOff], [1, fifo, undefined]);
+    assert.deepEqual(run.afterStep(sent(1, 'pending', 30), 1000), { kind: 'wait', ms: 30_000 });
+    run.release();
+    assert.equal(run.woken(), false, 'a release does not cut a retry wait short');
+    assert.equal(createDeliveryMachine(input).begin(handOff).fifo, undefined, 'no place without order');
   });
 
   it('a manual retry during a wait is promised the waiting number and goes as manual', () => {

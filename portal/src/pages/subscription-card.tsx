@@ -55,6 +55,8 @@ export function SubscriptionCard({ subscription, onDeleted }: Props): JSX.Elemen
         </dd>
         <dt>Event types</dt>
         <dd>{sub.eventTypes.length === 0 ? 'All subscribable types' : sub.eventTypes.join(', ')}</dd>
+        <dt>Delivery order</dt>
+        <dd data-testid="ordering">{sub.ordering === 'fifo' ? 'In order (FIFO)' : 'Any order'}</dd>
         {sub.description ? (
           <>
             <dt>Description</dt>

@@ -3,7 +3,7 @@ import { useId, useState } from 'preact/hooks';
 import { ApiError, apiPatch, apiPost, messageOf } from '../api';
 import { ErrorAlert } from '../components/feedback';
 import { EventTypePicker } from './event-type-picker';
-import type { Subscription } from '../types';
+import type { Subscription, SubscriptionOrdering } from '../types';
 
 interface Props {
   /** Absent: create. */
@@ -12,7 +12,7 @@ interface Props {
   onCancel?: () => void;
 }
 
-type Errors = { url?: string; eventTypes?: string; description?: string; form?: string };
+type Errors = { url?: string; eventTypes?: string; description?: string; ordering?: string; form?: string };
 
 const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x) => b.includes(x));
 
@@ -22,16 +22,23 @@ export function SubscriptionForm({ initial, onSaved, onCancel }: Props): JSX.Ele
   const [description, setDescription] = useState(initial?.description ?? '');
   const [eventTypes, setEventTypes] = useState<string[]>(initial?.eventTypes ?? []);
   const [disabled, setDisabled] = useState(initial?.status === 'disabled');
+  const [ordering, setOrdering] = useState<SubscriptionOrdering>(initial?.ordering ?? 'none');
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
   const body = (): Record<string, unknown> => {
     if (!initial)
-      return { url: url.trim(), eventTypes, ...(description.trim() ? { description: description.trim() } : {}) };
+      return {
+        url: url.trim(),
+        eventTypes,
+        ordering,
+        ...(description.trim() ? { description: description.trim() } : {}),
+      };
     const patch: Record<string, unknown> = {};
     if (url.trim() !== initial.url) patch.url = url.trim();
     if (!sameSet(eventTypes, initial.eventTypes)) patch.eventTypes = eventTypes;
     if ((description.trim() || null) !== initial.description) patch.description = description.trim() || null;
+    if (ordering !== initial.ordering) patch.ordering = ordering;
     if (initial.status !== 'paused' && disabled !== (initial.status === 'disabled'))
       patch.status = disabled ? 'disabled' : 'enabled';
     return patch;
@@ -53,6 +60,7 @@ export function SubscriptionForm({ initial, onSaved, onCancel }: Props): JSX.Ele
           setUrl('');
           setDescription('');
           setEventTypes([]);
+          setOrdering('none');
         }
         onSaved(saved);
       },
@@ -60,7 +68,8 @@ export function SubscriptionForm({ initial, onSaved, onCancel }: Props): JSX.Ele
         setBusy(false);
         const field = err instanceof ApiError ? err.field : null;
         const message = messageOf(err);
-        if (field === 'url' || field === 'eventTypes' || field === 'description') setErrors({ [field]: message });
+        if (field === 'url' || field === 'eventTypes' || field === 'description' || field === 'ordering')
+          setErrors({ [field]: message });
         else setErrors({ form: message });
       },
     );
@@ -112,6 +121,29 @@ export function SubscriptionForm({ initial, onSaved, onCancel }: Props): JSX.Ele
         ) : null}
       </div>
       <EventTypePicker selected={eventTypes} onChange={setEventTypes} error={errors.eventTypes ?? null} />
+      <div class="field">
+        <label for={`${id}-ordering`}>Delivery order</label>
+        <p id={`${id}-ordering-hint`} class="hint">
+          In order: each delivery waits until the previous one has succeeded or given up; one that fails after every
+          retry pauses the subscription. A change applies to events from now on.
+        </p>
+        <select
+          id={`${id}-ordering`}
+          name="ordering"
+          value={ordering}
+          onChange={(e) => setOrdering(e.currentTarget.value as SubscriptionOrdering)}
+          aria-invalid={errors.ordering ? true : undefined}
+          aria-describedby={describedBy('ordering', true, errors.ordering)}
+        >
+          <option value="none">Any order (fastest)</option>
+          <option value="fifo">In order (FIFO), one at a time</option>
+        </select>
+        {errors.ordering ? (
+          <p id={`${id}-ordering-error`} class="field-error">
+            {errors.ordering}
+          </p>
+        ) : null}
+      </div>
       {initial && initial.status !== 'paused' ? (
         <label class="check">
           <input type="checkbox" checked={disabled} onChange={(e) => setDisabled(e.currentTarget.checked)} />

@@ -7,6 +7,11 @@ import { campaign, campaignParams, recoverBody } from '../schemas/campaigns.js';
 import { uuid } from '../schemas/common.js';
 import { campaignView } from '../views/campaigns.js';
 
+/** Campaigns re-send old deliveries: on an ordered subscription that would break its order (docs/deliveries.md). */
+const ORDERED_REFUSAL =
+  'this subscription delivers in order (ordering fifo): old deliveries are not re-sent by a campaign; retry the ' +
+  'failed delivery that paused it, or resume it';
+
 const tags = ['campaigns'];
 
 const controlSummaries: Record<CampaignControl, string> = {
@@ -47,7 +52,8 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
           'invalid_window when until is not after since; 400 outside_retention when since is older than the ' +
           'retention (HERALD_RETENTION). 409 campaign_running while another campaign of the ' +
           'subscription runs or is paused (cancel it, or let it complete); 409 quota_exceeded while the integrator ' +
-          'has HERALD_CAMPAIGNS_PER_INTEGRATOR of them. A delivery re-sent by one campaign is skipped by the next ' +
+          'has HERALD_CAMPAIGNS_PER_INTEGRATOR of them; 409 ordered_subscription for a subscription with ordering ' +
+          'fifo (re-sending old deliveries would break its order). A delivery re-sent by one campaign is skipped by the next ' +
           'for HERALD_CAMPAIGN_RESEND_WINDOW_HOURS; re-deliveries wait while the subscription is paused and while ' +
           "the integrator's hourly re-send budget (HERALD_RESEND_BUDGET_PER_HOUR) is spent." +
           UNANSWERED_DESCRIPTION,
@@ -62,6 +68,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.subscription_id,
       );
       if (!subscription) throw notFound();
+      if (subscription.ordering === 'fifo') throw new HttpError(409, 'ordered_subscription', ORDERED_REFUSAL);
       const { since, until, statuses, ratePerSecond } = request.body;
       const window = { since, until };
       if (window.until && window.until <= window.since) throw badRequest('until must be after since', 'invalid_window');

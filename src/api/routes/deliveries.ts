@@ -19,6 +19,9 @@ const tags = ['deliveries'];
 const retryRefusals = {
   subscription_deleted: 'the subscription of this delivery was deleted',
   delivery_busy: 'the delivery is between two runs of its workflow; try again',
+  out_of_order:
+    'its subscription delivers in order (ordering fifo): only the delivery whose turn it is, or the failed one that ' +
+    'paused the subscription, can be retried',
 } as const;
 
 /** Delivery history (§6.7): list, one delivery with its attempts, manual retry. */
@@ -101,7 +104,8 @@ export const deliveryRoutes: FastifyPluginAsyncZod = async (app) => {
           'A pending delivery attempts at once and then keeps its schedule; a terminal one (succeeded, failed, ' +
           'cancelled) is attempted once more, without a new schedule. Requests that reach an attempt in progress ' +
           "(not yet among the delivery's attempts when the request came) are served by it. 409 subscription_deleted when its subscription was deleted; 409 delivery_busy in the " +
-          'rare case that its workflow stays between two runs for seconds. Counts against the hourly re-send budget ' +
+          'rare case that its workflow stays between two runs for seconds; 409 out_of_order on a subscription with ' +
+          'ordering fifo, unless the delivery holds its turn or is the failed one that paused the subscription. Counts against the hourly re-send budget ' +
           'of the integrator, shared with recovery campaigns: 429 quota_exceeded (Retry-After) once it is spent. A ' +
           'paused subscription does not hold a manual retry.',
         params: deliveryParams,

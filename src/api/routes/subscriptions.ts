@@ -36,14 +36,15 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create a subscription and its P-256 signing key',
         description:
           'The URL must satisfy every callback-URL rule (§6.3), else 400 invalid_callback_url naming the rule. ' +
-          'Omitted or empty eventTypes = all subscribable types. Answers the subscription with its active publicKey.',
+          'Omitted or empty eventTypes = all subscribable types; omitted ordering = none. Answers the subscription ' +
+          'with its active publicKey.',
         body: createSubscriptionBody,
         response: { 201: subscription, ...errorResponses(400, 401, 409, 429) },
       },
     },
     async (request, reply) => {
       const integratorId = integratorOf(request);
-      const { url, eventTypes, description } = request.body;
+      const { url, eventTypes, description, ordering } = request.body;
       const href = await acceptedCallbackUrl(app.callbackUrls, url, integratorId);
       await checkSubscriptionQuota(app, integratorId);
       await takeHourlyQuota(app, integratorId, 'subscription_creates');
@@ -55,6 +56,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           url: href,
           eventTypes: storedEventTypes(eventTypes),
           description: description ?? null,
+          ordering: ordering ?? 'none',
         },
         newSigningKey(app.vault, id),
       );
@@ -116,10 +118,11 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Change url, eventTypes, description or status',
+        summary: 'Change url, eventTypes, description, status or ordering',
         description:
           'At least one field. A new url is checked against every callback-URL rule again. status disabled stops new ' +
-          'deliveries; scheduled attempts of existing ones end as cancelled (subscription_disabled).',
+          'deliveries; scheduled attempts of existing ones end as cancelled (subscription_disabled). A new ordering ' +
+          'applies to deliveries ingested after the change; those in flight finish in the mode they were created in.',
         params: subscriptionParams,
         body: updateSubscriptionBody,
         response: { 200: subscription, ...errorResponses(400, 401, 404, 409) },
@@ -130,7 +133,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = request.params.subscription_id;
       const found = await repo.findLive(integratorId, id);
       if (!found) throw notFound();
-      const { url, eventTypes, description, status } = request.body;
+      const { url, eventTypes, description, status, ordering } = request.body;
       // A paused subscription holds deliveries: only /resume releases them (docs/subscriptions.md).
       if (status !== undefined && found.status === 'paused')
         throw conflict('the subscription is paused: POST …/resume first, then change its status');
@@ -139,6 +142,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       if (eventTypes !== undefined) changes.eventTypes = storedEventTypes(eventTypes);
       if (description !== undefined) changes.description = description;
       if (status !== undefined) changes.status = status;
+      if (ordering !== undefined) changes.ordering = ordering;
       const updated = await repo.update(integratorId, id, changes);
       if (!updated) throw notFound(); // deleted meanwhile
       return await view(updated);

@@ -49,7 +49,8 @@ export const delivery = z
         'why a pending delivery waits without a request now (no attempt recorded, none of its schedule used): ' +
           'subscription_paused (held until resumed), endpoint_unresponsive (the last requests to its endpoint timed ' +
           'out: it tries again when the endpoint answers), integrator_busy (the integrator already has its share of ' +
-          "the worker's attempts in flight); nextAttemptAt says until when; null when it does not wait",
+          "the worker's attempts in flight), fifo_turn (its subscription delivers in order and an earlier delivery has " +
+          'not ended: no nextAttemptAt); nextAttemptAt says until when; null when it does not wait',
       ),
   })
   .meta({ id: 'Delivery' });

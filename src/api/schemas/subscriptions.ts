@@ -20,6 +20,18 @@ const subscriptionState = z
       'deliveries are made and held with those already waiting, none is attempted until POST …/resume',
   );
 
+/** How a subscription's deliveries are ordered (docs/deliveries.md, "Ordered delivery"). */
+export const subscriptionOrdering = z.enum(['fifo', 'none']).meta({
+  id: 'SubscriptionOrdering',
+  description:
+    "fifo: the subscription's deliveries reach the receiver one at a time in ingest order: a delivery's first " +
+    'request goes only after the previous delivery of the subscription has ended (succeeded, cancelled, or failed ' +
+    'after its whole retry schedule); one that fails after its whole schedule pauses the subscription (pausedReason ' +
+    'delivery_failed) and POST …/resume releases the rest in order. none: no order is guaranteed (attempts run in ' +
+    'parallel, retries overtake). A change applies to deliveries ingested after it; those in flight finish in the ' +
+    'mode they were created in',
+});
+
 const publicKeyHex = z
   .string()
   .regex(/^0[23][0-9a-f]{64}$/)
@@ -106,8 +118,12 @@ export const subscription = z
     pausedReason: z
       .enum(pauseReasons)
       .nullable()
-      .describe('while paused: manual (POST …/pause), endpoint_gone (a 410 answer), endpoint_unhealthy; else null'),
+      .describe(
+        'while paused: manual (POST …/pause), endpoint_gone (a 410 answer), endpoint_unhealthy, delivery_failed (a ' +
+          'delivery of a fifo subscription failed after its whole retry schedule); else null',
+      ),
     pausedAt: dateTime.nullable().describe('when it was paused; null unless paused'),
+    ordering: subscriptionOrdering,
     keyId: uuid.describe('id of the active signing key'),
     publicKey: publicKeyHex.describe('the active signing key: compressed SEC1 P-256, 66 lowercase hex digits'),
     createdAt: dateTime,
@@ -135,7 +151,13 @@ export const subscriptionPage = z
   .meta({ id: 'SubscriptionPage' });
 
 export const createSubscriptionBody = z
-  .strictObject({ url: callbackUrl, eventTypes: eventTypesInput.optional(), description: description.optional() })
+  .strictObject({
+    url: callbackUrl,
+    eventTypes: eventTypesInput.optional(),
+    description: description.optional(),
+    // Not .default('none') nor a `default` keyword: either makes generated clients require it (the route fills it in).
+    ordering: subscriptionOrdering.optional().describe('omitted: none'),
+  })
   .meta({ id: 'CreateSubscription' });
 
 export const updateSubscriptionBody = z
@@ -144,9 +166,10 @@ export const updateSubscriptionBody = z
     eventTypes: eventTypesInput.optional(),
     description: description.nullable().optional().describe('null clears it'),
     status: subscriptionStatus.optional(),
+    ordering: subscriptionOrdering.optional().describe('applies to deliveries ingested from now on'),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
-    message: 'give at least one of url, eventTypes, description, status',
+    message: 'give at least one of url, eventTypes, description, status, ordering',
   })
   .meta({ id: 'UpdateSubscription', minProperties: 1 });
 
@@ -167,3 +190,4 @@ export type CreateSubscriptionInput = z.input<typeof createSubscriptionBody>;
 export type UpdateSubscriptionInput = z.input<typeof updateSubscriptionBody>;
 export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;
 export type SubscriptionState = z.infer<typeof subscriptionState>;
+export type SubscriptionOrdering = z.infer<typeof subscriptionOrdering>;

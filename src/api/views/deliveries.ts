@@ -7,6 +7,7 @@ const iso = (d: Date): string => d.toISOString();
 function waitReasonOf(d: DeliveryDoc): WaitReason | null {
   if (d.status !== 'pending') return null;
   if (d.held === true) return 'subscription_paused';
+  if (d.waitReason === 'fifo_turn') return 'fifo_turn'; // until the delivery before it ends: no time
   if (!d.waitReason || !d.nextAttemptAt || d.nextAttemptAt.getTime() < Date.now()) return null;
   return d.waitReason;
 }

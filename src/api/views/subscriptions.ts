@@ -17,6 +17,7 @@ export function subscriptionView(doc: SubscriptionDoc, keys: readonly SigningKey
     status: doc.status,
     pausedReason: doc.status === 'paused' ? (doc.pausedReason ?? 'manual') : null,
     pausedAt: doc.status === 'paused' && doc.pausedAt ? doc.pausedAt.toISOString() : null,
+    ordering: doc.ordering ?? 'none',
     keyId: active._id,
     publicKey: active.publicKey,
     createdAt: doc.createdAt.toISOString(),

@@ -22,6 +22,7 @@ export function printSubscription(io: CliIo, s: Subscription, json: boolean): vo
       ['url', s.url],
       ['status', s.pausedReason ? `${s.status} (${s.pausedReason})` : s.status],
       ['event types', s.eventTypes.length === 0 ? '(all subscribable types)' : s.eventTypes.join(', ')],
+      ['ordering', s.ordering === 'fifo' ? 'fifo (in order, one at a time)' : 'none (any order)'],
       ['description', s.description],
       ['key id', s.keyId],
       ['public key', s.publicKey],

@@ -1,4 +1,4 @@
-import type { Subscription, UpdateSubscriptionInput } from '../../client/herald-client.js';
+import type { Subscription, SubscriptionOrdering, UpdateSubscriptionInput } from '../../client/herald-client.js';
 import type { NameableEventType } from '../../domain/event-types.js';
 import { integratorClient } from '../credentials.js';
 import { eventTypeFlag, eventTypesOf as listed, listingOptions, signedOptions } from '../flags.js';
@@ -19,6 +19,20 @@ const eventTypesOf = (values: Record<string, unknown>): NameableEventType[] | un
 };
 
 const descriptionFlag = { type: 'string', value: 'text', help: 'a note for your own use' } as const;
+
+const ORDERINGS: readonly SubscriptionOrdering[] = ['fifo', 'none'];
+
+const orderingFlag = {
+  type: 'string',
+  value: 'fifo|none',
+  help: 'fifo: deliveries one at a time, in order (a failed one pauses the subscription); none: any order, fastest',
+} as const;
+
+const orderingOf = (value: unknown): SubscriptionOrdering | undefined => {
+  if (value === undefined) return undefined;
+  if (!ORDERINGS.includes(value as SubscriptionOrdering)) throw new UsageError('--ordering must be fifo or none');
+  return value as SubscriptionOrdering;
+};
 
 const idCommand = (
   name: string,
@@ -47,16 +61,19 @@ export const subscriptionCommands: readonly CliCommand[] = [
       url: { type: 'string', value: 'url', help: 'the HTTPS URL deliveries are sent to (required)' },
       'event-type': eventTypeFlag,
       description: descriptionFlag,
+      ordering: { ...orderingFlag, help: `${orderingFlag.help} (default none)` },
       ...signedOptions,
     },
     async action({ values }, io) {
       if (!values.url) throw new UsageError('--url is required');
       const client = integratorClient(io.env, values.key as string | undefined);
       const eventTypes = eventTypesOf(values);
+      const ordering = orderingOf(values.ordering);
       const created = await client.createSubscription({
         url: values.url as string,
         ...(eventTypes ? { eventTypes } : {}),
         ...(values.description !== undefined ? { description: values.description as string } : {}),
+        ...(ordering ? { ordering } : {}),
       });
       printSubscription(io, created, values.json === true);
       return 0;
@@ -89,7 +106,7 @@ export const subscriptionCommands: readonly CliCommand[] = [
   idCommand('get', 'Show a subscription with all its signing keys', (c, id) => c.getSubscription(id)),
   defineCommand({
     name: 'subscriptions update',
-    summary: 'Change the URL, event types, description or status of a subscription',
+    summary: 'Change the URL, event types, description, status or ordering of a subscription',
     args: ['<subscriptionId>'],
     options: {
       url: { type: 'string', value: 'url', help: 'the new HTTPS URL' },
@@ -99,6 +116,7 @@ export const subscriptionCommands: readonly CliCommand[] = [
       'clear-description': { type: 'boolean', help: 'remove the description' },
       enable: { type: 'boolean', help: 'enable the subscription' },
       disable: { type: 'boolean', help: 'disable it: no new deliveries' },
+      ordering: { ...orderingFlag, help: `${orderingFlag.help}; applies to deliveries ingested from now on` },
       ...signedOptions,
     },
     async action({ values, positionals }, io) {
@@ -112,6 +130,8 @@ export const subscriptionCommands: readonly CliCommand[] = [
       if (values.description !== undefined) changes.description = values.description as string;
       if (values['clear-description']) changes.description = null;
       if (values.enable || values.disable) changes.status = values.enable ? 'enabled' : 'disabled';
+      const ordering = orderingOf(values.ordering);
+      if (ordering) changes.ordering = ordering;
       if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one option');
       const client = integratorClient(io.env, values.key as string | undefined);
       printSubscription(io, await client.updateSubscription(positionals[0]!, changes), values.json === true);

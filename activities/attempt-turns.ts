@@ -1,0 +1,54 @@
+// An ordered subscription's rule in the attempt (docs/deliveries.md, "Ordered delivery"): a scheduled attempt of a
+// delivery goes only at its turn, else it waits (`fifo_turn`, woken by the release signal of the delivery before it);
+// a delivery that ends passes the turn on, and one that failed after its whole schedule pauses its subscription first.
+import type { FifoTurns } from '../src/ordering/fifo-turns.js';
+import type { DeliveryDoc } from '../src/store/documents.js';
+import type { Store } from '../src/store/index.js';
+import type { AttemptStep, StepInput } from '../workflows/types.js';
+import type { DeliveryPort } from './delivery-port.js';
+
+/** A waiter rechecks its turn this often when no release came (the pass of the delivery before it wakes it first). */
+export const FIFO_RECHECK_MS = 5 * 60_000;
+
+export function createAttemptTurns(deps: {
+  turns: FifoTurns | null;
+  store: Pick<Store, 'deliveries' | 'subscriptions'>;
+  now: () => Date;
+  autoPause?: DeliveryPort['autoPause'] | undefined;
+}) {
+  const { turns, store, now, autoPause } = deps;
+  return {
+    /**
+     * Before a scheduled attempt of an ordered delivery: its wait when it is not its turn, null when it may go.
+     * `stored`: the delivery as read (null on a first attempt, which reads nothing); a waiter's recheck, and only it,
+     * looks after the turn's holder (src/ordering/fifo-turns.ts heal) and does not write its wait again.
+     */
+    async before(delivery: DeliveryDoc, stored: DeliveryDoc | null, input: StepInput): Promise<AttemptStep | null> {
+      const { fifo } = input;
+      if (!turns || !fifo || input.actor !== 'system') return null;
+      const { verdict, lane } = await turns.check(fifo.subscriptionId, fifo.seq, delivery._id);
+      if (verdict === 'go') return null;
+      if (verdict === 'blocked') {
+        await store.deliveries.hold(delivery, now());
+        return { step: 'wait', reason: 'subscription_paused', waitMs: null };
+      }
+      const rechecked = stored?.waitReason === 'fifo_turn';
+      if (rechecked && lane) await turns.heal(fifo.subscriptionId, fifo.seq, lane);
+      if (!rechecked) await store.deliveries.wait(delivery, null, 'fifo_turn', now());
+      return { step: 'wait', reason: 'fifo_turn', waitMs: FIFO_RECHECK_MS };
+    },
+
+    /** After any step: an ordered delivery that ended passes the turn (again, harmlessly, on a retried call). */
+    async after(input: StepInput, step: AttemptStep): Promise<void> {
+      const { fifo } = input;
+      if (!turns || !fifo || step.step === 'wait' || step.result.deliveryStatus === 'pending') return;
+      const failed = step.result.deliveryStatus === 'failed';
+      if (failed && autoPause) {
+        const subscription = await store.subscriptions.findById(fifo.subscriptionId);
+        if (subscription && !subscription.deletedAt && subscription.status === 'enabled')
+          await autoPause(subscription, 'delivery_failed', now());
+      }
+      await turns.pass(fifo.subscriptionId, fifo.seq, input.deliveryId, failed);
+    },
+  };
+}

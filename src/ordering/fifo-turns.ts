@@ -1,0 +1,96 @@
+import type { FifoLaneDoc, FifoLanesRepo, FifoSlotDoc } from '../store/fifo-lanes-repo.js';
+
+/** How long a place whose delivery has no run is waited for before it is skipped: its hand-off may be starting it. */
+export const FIFO_SLOT_GRACE_MS = 30_000;
+/** A waiter this close behind the turn checks, at its recheck, that the turn's holder is alive (the rest just wait). */
+const HEALERS = 64;
+/** Places one pass walks at most past ended ones (the rest at the next pass or recheck). */
+const MAX_WALK = 100;
+
+/** go: its turn (or its place was passed); wait: an earlier delivery has not ended; blocked: one failed before it. */
+export type TurnVerdict = 'go' | 'wait' | 'blocked';
+
+export interface FifoTurnDeps {
+  readonly lanes: FifoLanesRepo;
+  /** Wakes a delivery's run (the release signal); false when none of its runs is running. */
+  readonly signalRelease: ((deliveryId: string) => Promise<boolean>) | null;
+  /** The place the running run of a delivery holds (its memo); null when none runs, or it holds none. */
+  readonly seqOf: ((deliveryId: string) => Promise<number | null>) | null;
+  readonly now: () => Date;
+  /** How long a place without a slot is waited for after a waiter noted it (default FIFO_SLOT_GRACE_MS). */
+  readonly missingGraceMs?: number;
+}
+
+/**
+ * The turns of an ordered subscription's deliveries (docs/deliveries.md, "Ordered delivery"). A delivery sends only
+ * at its turn; when it ends, the turn passes to the next place and that delivery's run is woken. A place whose
+ * delivery will never pass it (its run ended without a final attempt, a hand-off that stopped half-way, a repeated
+ * hand-off's place) is skipped: by the pass that finds it, or by a waiter's recheck.
+ */
+export function createFifoTurns(deps: FifoTurnDeps) {
+  const { lanes, signalRelease, seqOf, now, missingGraceMs = FIFO_SLOT_GRACE_MS } = deps;
+  const young = (slot: FifoSlotDoc): boolean => now().getTime() - slot.at.getTime() < FIFO_SLOT_GRACE_MS;
+
+  async function skip(subscriptionId: string, seq: number): Promise<void> {
+    await lanes.passFrom(subscriptionId, seq, null);
+    await lanes.dropSlot(subscriptionId, seq);
+  }
+
+  /** Wakes the run whose turn it is, skipping the places from `turn` on whose delivery has no run to wake. */
+  async function wakeFrom(subscriptionId: string, turn: number): Promise<void> {
+    for (let seq = turn; seq < turn + MAX_WALK; seq++) {
+      const slot = await lanes.slot(subscriptionId, seq);
+      if (!slot) return; // a hand-off between its two writes (its run will find its turn), or one that stopped there
+      if (!slot.dud) {
+        if (signalRelease && (await signalRelease(slot.deliveryId))) return;
+        if (young(slot)) return; // its run is being started, and finds its turn itself
+      }
+      await skip(subscriptionId, seq);
+    }
+  }
+
+  return {
+    /** Whether the delivery at `seq` may send now. */
+    async check(
+      subscriptionId: string,
+      seq: number,
+      deliveryId: string,
+    ): Promise<{ verdict: TurnVerdict; lane: FifoLaneDoc | null }> {
+      const lane = await lanes.lane(subscriptionId);
+      if (!lane || lane.turn > seq) return { verdict: 'go', lane };
+      if (lane.turn < seq) return { verdict: 'wait', lane };
+      // Absent as often as null (the MongoDB-wire server drops the null fields of an upsert's $setOnInsert).
+      const blockedBy = lane.blockedBy ?? null;
+      const blocked = blockedBy !== null && blockedBy !== deliveryId;
+      return { verdict: blocked ? 'blocked' : 'go', lane };
+    },
+
+    /** The delivery at `seq` ended (`failed`: it blocks the rest until the resume): the turn passes on. */
+    async pass(subscriptionId: string, seq: number, deliveryId: string, failed: boolean): Promise<void> {
+      const turn = await lanes.passFrom(subscriptionId, seq, failed ? deliveryId : null);
+      await lanes.dropSlot(subscriptionId, seq);
+      await wakeFrom(subscriptionId, turn);
+    },
+
+    /**
+     * A waiter's recheck (at `seq`, the lane as it read it): when it is close behind the turn, it skips the turn's
+     * place if no run holds it. A place without a slot is noted first, and skipped at a later recheck.
+     */
+    async heal(subscriptionId: string, seq: number, lane: FifoLaneDoc): Promise<void> {
+      const turn = lane.turn;
+      if (seq - turn > HEALERS) return;
+      const slot = await lanes.slot(subscriptionId, turn);
+      if (!slot) {
+        const noted = lane.missing?.seq === turn ? lane.missing.since : null;
+        if (!noted) return await lanes.noteMissing(subscriptionId, turn, now());
+        if (now().getTime() - noted.getTime() < missingGraceMs) return;
+      } else if (!slot.dud) {
+        if (young(slot) || !seqOf || (await seqOf(slot.deliveryId)) === turn) return;
+      }
+      await skip(subscriptionId, turn);
+      await wakeFrom(subscriptionId, turn + 1);
+    },
+  };
+}
+
+export type FifoTurns = ReturnType<typeof createFifoTurns>;

@@ -165,9 +165,6 @@ export function createAttemptDelivery(deps: AttemptDeps) {
     addActivityLogFields({ ...ctx }); // the Temporal SDK's lines about this call carry the five ids too
     const recorded = retried ? delivery.attempts?.[String(input.attemptNumber)] : undefined;
     if (recorded) return stepOf(untilDue(await settle(delivery, recorded, followsSchedule(input), ctx)));
-    // An ordered delivery goes only at its turn: read before anything else, so a waiter costs little.
-    const notYet = 'fifo' in input ? await turns.before(delivery, stored, input) : null;
-    if (notYet) return notYet;
 
     const fresh =
       handOff && !retried && now().getTime() - delivery.createdAt.getTime() < MATCHED_SUBSCRIPTION_MAX_AGE_MS;
@@ -198,6 +195,9 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       await deliveries.hold(delivery, now());
       return { step: 'wait', reason: 'subscription_paused', waitMs: null };
     }
+    // An ordered delivery goes only at its turn; one close to it waits here, its reads done (activities/attempt-turns.ts).
+    const notYet = 'fifo' in input ? await turns.before(delivery, stored, input) : null;
+    if (notYet) return notYet;
     const keyId = subscription.activeKeyId;
     let signingKey;
     try {

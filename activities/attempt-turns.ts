@@ -9,6 +9,13 @@ import type { DeliveryPort } from './delivery-port.js';
 
 /** A waiter rechecks its turn this often when no release came (the pass of the delivery before it wakes it first). */
 export const FIFO_RECHECK_MS = 5 * 60_000;
+/**
+ * A delivery this close behind the turn waits for it inside its attempt (the next ones go without a Temporal round
+ * trip each: the lane's throughput is the receiver's, not the server's); each delivery that goes wakes the one this
+ * far behind it. At most IN_ATTEMPT_WAIT_MS, within the activity's margin (src/domain/attempt-bounds.ts).
+ */
+const AHEAD = 5;
+const IN_ATTEMPT_WAIT_MS = 4_000;
 
 export function createAttemptTurns(deps: {
   turns: FifoTurns | null;
@@ -20,21 +27,29 @@ export function createAttemptTurns(deps: {
   return {
     /**
      * Before a scheduled attempt of an ordered delivery: its wait when it is not its turn, null when it may go.
-     * `stored`: the delivery as read (null on a first attempt, which reads nothing); a waiter's recheck, and only it,
-     * looks after the turn's holder (src/ordering/fifo-turns.ts heal) and does not write its wait again.
+     * `stored`: the delivery as read (null on a first attempt, which reads nothing): a waiter does not write its wait
+     * again. A recheck, and only it, looks after the turn's holder (src/ordering/fifo-turns.ts heal).
      */
     async before(delivery: DeliveryDoc, stored: DeliveryDoc | null, input: StepInput): Promise<AttemptStep | null> {
       const { fifo } = input;
       if (!turns || !fifo || input.actor !== 'system') return null;
-      const { verdict, lane } = await turns.check(fifo.subscriptionId, fifo.seq, delivery._id);
-      if (verdict === 'go') return null;
+      let { verdict, lane } = await turns.check(fifo.subscriptionId, fifo.seq, delivery._id);
+      // A recheck finds the turn stuck (its holder waits out a retry, say): it waits outside, as before.
+      if (verdict === 'wait' && lane && fifo.seq - lane.turn <= AHEAD && fifo.recheck !== true) {
+        const now = await turns.turnComes(fifo.subscriptionId, fifo.seq, IN_ATTEMPT_WAIT_MS);
+        if (now) ({ verdict, lane } = { verdict: turns.verdictOf(now, fifo.seq, delivery._id), lane: now });
+      }
+      if (verdict === 'go') {
+        // Not awaited: the request goes now, the wake-up is for later (its failure only costs that one the pipeline).
+        void turns.wake(fifo.subscriptionId, fifo.seq + AHEAD).catch(() => undefined);
+        return null;
+      }
       if (verdict === 'blocked') {
         await store.deliveries.hold(delivery, now());
         return { step: 'wait', reason: 'subscription_paused', waitMs: null };
       }
-      const rechecked = stored?.waitReason === 'fifo_turn';
-      if (rechecked && lane) await turns.heal(fifo.subscriptionId, fifo.seq, lane);
-      if (!rechecked) await store.deliveries.wait(delivery, null, 'fifo_turn', now());
+      if (fifo.recheck === true && lane) await turns.heal(fifo.subscriptionId, fifo.seq, lane);
+      if (stored?.waitReason !== 'fifo_turn') await store.deliveries.wait(delivery, null, 'fifo_turn', now());
       return { step: 'wait', reason: 'fifo_turn', waitMs: FIFO_RECHECK_MS };
     },
 

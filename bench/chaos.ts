@@ -1,6 +1,7 @@
 // `npm run chaos` (not in CI; ≈ 5 minutes at the full size; loopback only): issue 14's chaos run, on servers of its
 // own in a temp folder so that it can kill them. CHAOS_EVENTS events (default 2,000) at CHAOS_RATE events/s
-// (default 10), each to two subscriptions of one HTTPS receiver that answers 503 to every tenth first receipt. The
+// (default 10), each to three subscriptions of one HTTPS receiver that answers 503 to every tenth first receipt of
+// two of them; the third is ordered (ordering fifo): it must arrive in its lane's order, and is never answered 503. The
 // first CHAOS_CALM_FRACTION (0.25) of the ingest runs without faults; then, until the ingest ends, one of the two
 // worker processes is killed -9 every CHAOS_WORKER_KILL_SECONDS (10) and started again, and the API, the Temporal
 // dev server and the MongoDB-wire server are each killed -9 once (at 20 %, 45 % and 70 % of the fault phase) and
@@ -15,6 +16,7 @@ import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
 import { createKeyVault } from '../src/crypto/key-encryption.js';
 import { loadMasterKey } from '../src/crypto/master-key.js';
+import type { DeliveryDoc } from '../src/store/documents.js';
 import { createStore } from '../src/store/index.js';
 import { createMongo } from '../src/store/mongo.js';
 import { createTemporal } from '../src/temporal/client.js';
@@ -52,8 +54,9 @@ process.on('exit', () => all.forEach((p) => p.killNow()));
 process.once('SIGINT', () => process.exit(130));
 process.once('SIGTERM', () => process.exit(143));
 
-const paths = ['/a', '/b'];
-const ledger = createChaosLedger(paths);
+// '/fifo' is an ordered subscription (docs/deliveries.md, "Ordered delivery"): its receiver must see it in order.
+const paths = ['/a', '/b', '/fifo'];
+const ledger = createChaosLedger(paths, 10, ['/fifo']);
 const receiver = await startHttpsReceiver((r) => ledger.handle(r));
 const timed: typeof fetch = (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
 const admin = new HeraldAdminClient(`http://127.0.0.1:${apiPort}`, env.HERALD_ADMIN_TOKEN, timed);
@@ -78,13 +81,37 @@ async function setUp(): Promise<string> {
   await db.client.connect();
   const store = createStore(db.db);
   const vault = createKeyVault(loadMasterKey(config).key);
-  for (const path of paths)
-    await seedSubscription(store, vault, {
+  for (const path of paths) {
+    const { subscription } = await seedSubscription(store, vault, {
       integratorId: integrator.id,
       url: `https://hooks.example.com:${receiver.port}${path}`,
+      ...(path === '/fifo' ? { ordering: 'fifo' as const } : {}),
     });
+    if (path === '/fifo') fifoSubscriptionId = subscription._id;
+  }
   await db.client.close();
   return integrator.id;
+}
+
+let fifoSubscriptionId = '';
+/** Requests to '/fifo' that came after a request of a later place in its lane (read from the database). */
+async function fifoOutOfOrder(): Promise<{ outOfOrder: number; withoutPlace: number }> {
+  const db = createMongo(config);
+  await db.client.connect();
+  const places = new Map<string, number>();
+  const found = db.db.collection<DeliveryDoc>('deliveries').find({ subscriptionId: fifoSubscriptionId });
+  for await (const d of found.project<Pick<DeliveryDoc, '_id' | 'fifoSeq'>>({ fifoSeq: 1 }))
+    if (d.fifoSeq !== undefined) places.set(d._id, d.fifoSeq);
+  await db.client.close();
+  let highest = 0;
+  const counts = { outOfOrder: 0, withoutPlace: 0 };
+  for (const id of ledger.arrivals('/fifo')) {
+    const place = places.get(id);
+    if (place === undefined) counts.withoutPlace++;
+    else if (place < highest) counts.outOfOrder++;
+    else highest = place;
+  }
+  return counts;
 }
 
 /**
@@ -189,6 +216,7 @@ async function countInApi(status: 'succeeded'): Promise<number> {
 }
 await sleep(2_000); // the last records land
 const succeededInApi = await countInApi('succeeded');
+const fifo = await fifoOutOfOrder();
 
 const calm = samples.filter((s) => s.at < faultsFrom).map((s) => s.waiting);
 const calmLevel = Math.max(1, quantile(calm, 0.9) || 0);
@@ -210,6 +238,7 @@ const figures = {
   deliveries: expected(),
   undelivered: expected() - ledger.delivered(),
   succeededInApi,
+  fifo,
   duplicatePosts: duplicates.posts,
   duplicateDeliveries: duplicates.deliveries,
   duplicatePercent: round((100 * duplicates.posts) / Math.max(1, expected()), 2),
@@ -235,6 +264,7 @@ const goals = {
   allStored: notStored === 0,
   allDelivered: figures.undelivered === 0,
   allSucceededInApi: succeededInApi === figures.deliveries,
+  fifoInOrder: fifo.outOfOrder === 0 && fifo.withoutPlace === 0,
   deliveredWithin10MinOfIngest: figures.undelivered === 0 && figures.lastDeliveryAfterIngestS <= 600,
   duplicatesUnder2Percent: figures.duplicatePercent < 2,
   duringFaultsAtLeastHalf: figures.duringFaultsPerSec >= figures.faultFreePerSec / 2,

@@ -46,6 +46,8 @@ export function createDeliveryMachine(input: DeliveryWorkflowInput) {
   let released = false;
   /** After any wait the hand-off is stale (the delivery has a record, the subscription may have changed). */
   let waited = false;
+  /** The next attempt follows a wait for its turn that ended by its timer, not by a release (a recheck). */
+  let recheck = false;
   let ended = false;
 
   const endWith = (): Next => ({ kind: 'end' });
@@ -134,7 +136,9 @@ export function createDeliveryMachine(input: DeliveryWorkflowInput) {
         ...(handOff && first ? { handOff } : {}),
         ...(ordered?.fifoSeq === undefined
           ? {}
-          : { fifo: { subscriptionId: ordered.subscriptionId, seq: ordered.fifoSeq } }),
+          : {
+              fifo: { subscriptionId: ordered.subscriptionId, seq: ordered.fifoSeq, ...(recheck ? { recheck } : {}) },
+            }),
       };
     },
 
@@ -159,6 +163,7 @@ export function createDeliveryMachine(input: DeliveryWorkflowInput) {
     /** The wait is over (woken, or its timer fired). */
     wake(): Next {
       const { waitReason, ...rest } = state;
+      recheck = waitReason === 'fifo_turn' && !released && !retryRequested;
       if (waitReason !== undefined) state = waitReason === 'subscription_paused' ? { ...rest, held: false } : rest;
       if (cancelRequested) return endWith();
       actor = retryRequested ? 'manual' : 'system';

@@ -113,7 +113,12 @@ export interface StepInput {
   /** The run's hand-off, on its first attempt only, before any wait. */
   readonly handOff?: HandOff;
   /** The hand-off's place in its ordered subscription's lane, on every attempt of the run (absent: no order). */
-  readonly fifo?: { readonly subscriptionId: string; readonly seq: number };
+  readonly fifo?: {
+    readonly subscriptionId: string;
+    readonly seq: number;
+    /** This attempt follows a wait for the turn that ended by its timer (no release came): it looks after the turn. */
+    readonly recheck?: boolean;
+  };
 }
 
 /**

@@ -29,11 +29,19 @@ export interface ChaosLedger {
   /** Receipts after that delivery's first 2xx, and the deliveries that had any. */
   duplicates(): { posts: number; deliveries: number };
   lastDeliveredAt(): number;
+  /** The delivery id of every request to `path`, in the order they arrived. */
+  arrivals(path: string): string[];
 }
 
-export function createChaosLedger(paths: readonly string[], failEvery = 10): ChaosLedger {
+/** `calmPaths`: paths never answered 503 (an ordered subscription: each 503 would hold its whole lane for 30 s). */
+export function createChaosLedger(
+  paths: readonly string[],
+  failEvery = 10,
+  calmPaths: readonly string[] = [],
+): ChaosLedger {
   const ingestedAt = new Map<string, number>();
   const byDelivery = new Map<string, DeliveryLedger>();
+  const arrivals: { path: string; deliveryId: string }[] = [];
   let firstReceipts = 0;
 
   return {
@@ -42,11 +50,11 @@ export function createChaosLedger(paths: readonly string[], failEvery = 10): Cha
       const eventId = String(request.headers['x-service-webhook-event-id']);
       let entry = byDelivery.get(deliveryId);
       let status = 204;
+      arrivals.push({ path: request.url, deliveryId });
       if (!entry) {
         entry = { eventId, path: request.url, receipts: [] };
         byDelivery.set(deliveryId, entry);
-        firstReceipts += 1;
-        if (firstReceipts % failEvery === 0) status = 503;
+        if (!calmPaths.includes(request.url) && ++firstReceipts % failEvery === 0) status = 503;
       }
       entry.receipts.push({ at: request.receivedAt, status });
       if (status < 300) entry.deliveredAt ??= request.receivedAt;
@@ -91,6 +99,9 @@ export function createChaosLedger(paths: readonly string[], failEvery = 10): Cha
         if (after > 0) deliveries += 1;
       }
       return { posts, deliveries };
+    },
+    arrivals(path) {
+      return arrivals.filter((a) => a.path === path).map((a) => a.deliveryId);
     },
     lastDeliveredAt() {
       let last = 0;

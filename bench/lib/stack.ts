@@ -1,5 +1,6 @@
 // The long benchmarks' stack on the bench bed: the API in this process, the worker (and its sweeper) in a child
 // process of its own (so its CPU and RSS are its own), one integrator, and helpers to publish and to watch processes.
+import type { SubscriptionOrdering } from '../../src/store/documents.js';
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -20,7 +21,7 @@ import { resendingShed } from './resend-shed.js';
 /** One integrator of the bench: its subscriptions and its events. */
 export interface BenchIntegrator {
   readonly integratorId: string;
-  subscribe(url: string, eventTypes?: SubscribableEventType[]): Promise<string>;
+  subscribe(url: string, eventTypes?: SubscribableEventType[], ordering?: SubscriptionOrdering): Promise<string>;
   /** Publishes one event through the admin API (re-sent while shed: bench/lib/resend-shed.ts); resolves with its id. */
   publish(eventType?: LifecycleEventType & SubscribableEventType): Promise<string>;
 }
@@ -123,11 +124,12 @@ export async function startBenchStack(
     const { id: integratorId } = await admin.createIntegrator(name);
     return {
       integratorId,
-      async subscribe(url, eventTypes) {
+      async subscribe(url, eventTypes, ordering) {
         const { subscription } = await seedSubscription(app.store, app.vault, {
           integratorId,
           url,
           ...(eventTypes ? { eventTypes } : {}),
+          ...(ordering ? { ordering } : {}),
         });
         return subscription._id;
       },

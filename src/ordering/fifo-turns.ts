@@ -6,6 +6,8 @@ export const FIFO_SLOT_GRACE_MS = 30_000;
 const HEALERS = 64;
 /** Places one pass walks at most past ended ones (the rest at the next pass or recheck). */
 const MAX_WALK = 100;
+/** A waiter inside its attempt re-reads the lane this often when no pass of this process told it (another worker's). */
+const TURN_POLL_MS = 100;
 
 /** go: its turn (or its place was passed); wait: an earlier delivery has not ended; blocked: one failed before it. */
 export type TurnVerdict = 'go' | 'wait' | 'blocked';
@@ -21,6 +23,15 @@ export interface FifoTurnDeps {
   readonly missingGraceMs?: number;
 }
 
+/** What the lane says of the delivery at `seq`. */
+function verdictOf(lane: FifoLaneDoc | null, seq: number, deliveryId: string): TurnVerdict {
+  if (!lane || lane.turn > seq) return 'go';
+  if (lane.turn < seq) return 'wait';
+  // Absent as often as null (the MongoDB-wire server drops the null fields of an upsert's $setOnInsert).
+  const blockedBy = lane.blockedBy ?? null;
+  return blockedBy !== null && blockedBy !== deliveryId ? 'blocked' : 'go';
+}
+
 /**
  * The turns of an ordered subscription's deliveries (docs/deliveries.md, "Ordered delivery"). A delivery sends only
  * at its turn; when it ends, the turn passes to the next place and that delivery's run is woken. A place whose
@@ -30,9 +41,28 @@ export interface FifoTurnDeps {
 export function createFifoTurns(deps: FifoTurnDeps) {
   const { lanes, signalRelease, seqOf, now, missingGraceMs = FIFO_SLOT_GRACE_MS } = deps;
   const young = (slot: FifoSlotDoc): boolean => now().getTime() - slot.at.getTime() < FIFO_SLOT_GRACE_MS;
+  /** The waiters inside an attempt in this process, per subscription: a pass here hands them the lane at once. */
+  type Waiter = (lane: FifoLaneDoc | null) => void;
+  const waiters = new Map<string, Set<Waiter>>();
+  const tell = (subscriptionId: string, lane: FifoLaneDoc | null): void =>
+    waiters.get(subscriptionId)?.forEach((wake) => wake(lane));
+  /** The lane a pass in this process told of, or null after `ms` (then the waiter reads it). */
+  const nextNews = (subscriptionId: string, ms: number) =>
+    new Promise<FifoLaneDoc | null>((resolve) => {
+      const set = waiters.get(subscriptionId) ?? new Set<Waiter>();
+      waiters.set(subscriptionId, set);
+      const done: Waiter = (lane) => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (set.size === 0) waiters.delete(subscriptionId);
+        resolve(lane);
+      };
+      const timer = setTimeout(() => done(null), ms);
+      set.add(done);
+    });
 
   async function skip(subscriptionId: string, seq: number): Promise<void> {
-    await lanes.passFrom(subscriptionId, seq, null);
+    tell(subscriptionId, await lanes.passFrom(subscriptionId, seq, null));
     await lanes.dropSlot(subscriptionId, seq);
   }
 
@@ -50,26 +80,42 @@ export function createFifoTurns(deps: FifoTurnDeps) {
   }
 
   return {
+    verdictOf,
+
     /** Whether the delivery at `seq` may send now. */
-    async check(
-      subscriptionId: string,
-      seq: number,
-      deliveryId: string,
-    ): Promise<{ verdict: TurnVerdict; lane: FifoLaneDoc | null }> {
+    async check(subscriptionId: string, seq: number, deliveryId: string) {
       const lane = await lanes.lane(subscriptionId);
-      if (!lane || lane.turn > seq) return { verdict: 'go', lane };
-      if (lane.turn < seq) return { verdict: 'wait', lane };
-      // Absent as often as null (the MongoDB-wire server drops the null fields of an upsert's $setOnInsert).
-      const blockedBy = lane.blockedBy ?? null;
-      const blocked = blockedBy !== null && blockedBy !== deliveryId;
-      return { verdict: blocked ? 'blocked' : 'go', lane };
+      return { verdict: verdictOf(lane, seq, deliveryId), lane };
+    },
+
+    /**
+     * Waits (inside an attempt, at most `withinMs`) until the turn reaches `seq`: told by a pass in this process, else
+     * re-reading the lane every TURN_POLL_MS. The lane then, or null when the time ran out.
+     */
+    async turnComes(subscriptionId: string, seq: number, withinMs: number): Promise<FifoLaneDoc | null> {
+      const giveUpAt = Date.now() + withinMs;
+      let told: FifoLaneDoc | null = null;
+      for (;;) {
+        const lane = told ?? (await lanes.lane(subscriptionId));
+        if (!lane || lane.turn >= seq) return lane;
+        const left = giveUpAt - Date.now();
+        if (left <= 0) return null;
+        told = await nextNews(subscriptionId, Math.min(TURN_POLL_MS, left));
+      }
+    },
+
+    /** Wakes the run at `seq` (it comes near its turn): it then waits inside its attempt. */
+    async wake(subscriptionId: string, seq: number): Promise<void> {
+      const slot = await lanes.slot(subscriptionId, seq);
+      if (slot && !slot.dud && signalRelease) await signalRelease(slot.deliveryId);
     },
 
     /** The delivery at `seq` ended (`failed`: it blocks the rest until the resume): the turn passes on. */
     async pass(subscriptionId: string, seq: number, deliveryId: string, failed: boolean): Promise<void> {
-      const turn = await lanes.passFrom(subscriptionId, seq, failed ? deliveryId : null);
+      const lane = await lanes.passFrom(subscriptionId, seq, failed ? deliveryId : null);
+      tell(subscriptionId, lane);
       await lanes.dropSlot(subscriptionId, seq);
-      await wakeFrom(subscriptionId, turn);
+      await wakeFrom(subscriptionId, lane?.turn ?? seq + 1);
     },
 
     /**

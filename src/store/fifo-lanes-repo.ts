@@ -63,10 +63,10 @@ export function createFifoLanesRepo(db: Db) {
     slot: (subscriptionId: string, seq: number) => slots.findOne({ _id: slotId(subscriptionId, seq) }),
 
     /**
-     * The turn moves past `seq` (never back: `$max`); answers the turn now. `blockedBy`: the delivery at `seq` failed
+     * The turn moves past `seq` (never back: `$max`); answers the lane now. `blockedBy`: the delivery at `seq` failed
      * after its whole schedule, and nothing after it goes until the resume.
      */
-    async passFrom(subscriptionId: string, seq: number, blockedBy: string | null): Promise<number> {
+    async passFrom(subscriptionId: string, seq: number, blockedBy: string | null): Promise<FifoLaneDoc | null> {
       const lane = await lanes.findOneAndUpdate(
         { _id: subscriptionId },
         {
@@ -75,7 +75,7 @@ export function createFifoLanesRepo(db: Db) {
         },
         { returnDocument: 'after' },
       );
-      return lane?.turn ?? seq + 1;
+      return lane;
     },
 
     async dropSlot(subscriptionId: string, seq: number): Promise<void> {

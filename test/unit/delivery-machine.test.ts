@@ -96,7 +96,10 @@ describe('the delivery state machine', () => {
     assert.equal(run.woken(), true, 'the pass of the delivery before it');
     assert.deepEqual(run.wake(), { kind: 'attempt' });
     const again = run.begin({ ...handOff, fifoSeq: 7 });
-    assert.deepEqual([again.attemptNumber, again.fifo, again.handOff], [1, fifo, undefined]);
+    assert.deepEqual([again.attemptNumber, again.fifo, again.handOff], [1, fifo, undefined], 'released: no recheck');
+    run.afterStep(wait('fifo_turn', 300_000), 0);
+    assert.deepEqual(run.wake(), { kind: 'attempt' }, 'its timer');
+    assert.deepEqual(run.begin(undefined).fifo, { ...fifo, recheck: true });
     assert.deepEqual(run.afterStep(sent(1, 'pending', 30), 1000), { kind: 'wait', ms: 30_000 });
     run.release();
     assert.equal(run.woken(), false, 'a release does not cut a retry wait short');

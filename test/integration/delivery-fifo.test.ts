@@ -2,6 +2,7 @@
 // workflow and activity, the real MongoDB-wire server and an HTTPS receiver. The receiver must see each ordered
 // subscription's deliveries in ingest order, one at a time, through retries, a whole failed schedule, a resume, a
 // cancel, a repeated hand-off, a lost place and a change of mode.
+// HERALD_RECORD_HISTORIES=1 npm test -- <this file> records the replay fixture steps-fifo-turn-released (once).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -26,6 +27,7 @@ import { createStore } from '../../src/store/index.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
 import { createMongo } from '../../src/store/mongo.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
+import { writeHistory } from '../fixtures/histories/history-json.js';
 import { eventually, lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
 import { requireEnv, testConfig } from '../helpers/env.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/receiver.js';
@@ -147,6 +149,9 @@ describe('ordered delivery (time-skipping server, real activities and receiver)'
     );
     assertInOrder('/in-order', events);
     assert.equal(arrivals('/in-order').length, 8 + 2 + 1);
+    // The last place waited in its run for its turn (too far behind to wait inside an attempt), then was released.
+    const last = env.client.workflow.getHandle(deliveryWorkflowId(deliveryIdOf(events[7]?._id ?? '', s._id)));
+    if (process.env.HERALD_RECORD_HISTORIES) await writeHistory('steps-fifo-turn-released', await last.fetchHistory());
     const lane = await store.fifoLanes.lane(s._id);
     assert.deepEqual([lane?.next, lane?.turn], [8, 9], 'every place passed');
     assert.equal(await store.fifoLanes.slots.countDocuments({ subscriptionId: s._id }), 0, 'no slot left');

@@ -62,6 +62,8 @@ const expected = {
   'steps-test-send-with-update': { activities: 2, timers: 1, signals: 0, updates: 2, markers: 1 },
   'steps-waiting-then-cancelled': { activities: 1, timers: 1, signals: 1, updates: 0, markers: 1 },
   'steps-waits-then-succeeds': { activities: 6, timers: 5, signals: 0, updates: 0, markers: 1 },
+  // An ordered delivery (test/integration/delivery-fifo.test.ts): waits for its turn twice, released, then sent.
+  'steps-fifo-turn-released': { activities: 3, timers: 2, signals: 2, updates: 0, markers: 1 },
   // The endpoint probe (workflows/probe.ts): two failing probes, then the 2xx that resumed the subscription.
   'probe-failing-then-resumed': { activities: 3, timers: 3, signals: 0, updates: 0, markers: 0 },
 } as const;

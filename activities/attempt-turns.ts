@@ -16,6 +16,12 @@ export const FIFO_RECHECK_MS = 5 * 60_000;
  */
 const AHEAD = 5;
 const IN_ATTEMPT_WAIT_MS = 4_000;
+/**
+ * Waiters inside attempts at once in one worker, in all and per integrator: they hold activity slots, which every
+ * tenant shares, so one integrator's lanes never take more than this of them. Beyond, a delivery waits in its run.
+ */
+const INSIDE_MAX = 20;
+const INSIDE_PER_INTEGRATOR = 2 * AHEAD;
 
 export function createAttemptTurns(deps: {
   turns: FifoTurns | null;
@@ -24,6 +30,26 @@ export function createAttemptTurns(deps: {
   autoPause?: DeliveryPort['autoPause'] | undefined;
 }) {
   const { turns, store, now, autoPause } = deps;
+  const inside = new Map<string, number>();
+  let insideTotal = 0;
+
+  /** Waits inside the attempt for the turn at `seq` while the bounds allow: the lane then, or null. */
+  async function waitInside(t: FifoTurns, delivery: DeliveryDoc, subscriptionId: string, seq: number) {
+    const id = delivery.integratorId;
+    const mine = inside.get(id) ?? 0;
+    if (insideTotal >= INSIDE_MAX || mine >= INSIDE_PER_INTEGRATOR) return null;
+    insideTotal++;
+    inside.set(id, mine + 1);
+    try {
+      return await t.turnComes(subscriptionId, seq, IN_ATTEMPT_WAIT_MS);
+    } finally {
+      insideTotal--;
+      const left = (inside.get(id) ?? 1) - 1;
+      if (left > 0) inside.set(id, left);
+      else inside.delete(id);
+    }
+  }
+
   return {
     /**
      * Before a scheduled attempt of an ordered delivery: its wait when it is not its turn, null when it may go.
@@ -36,8 +62,8 @@ export function createAttemptTurns(deps: {
       let { verdict, lane } = await turns.check(fifo.subscriptionId, fifo.seq, delivery._id);
       // A recheck finds the turn stuck (its holder waits out a retry, say): it waits outside, as before.
       if (verdict === 'wait' && lane && fifo.seq - lane.turn <= AHEAD && fifo.recheck !== true) {
-        const now = await turns.turnComes(fifo.subscriptionId, fifo.seq, IN_ATTEMPT_WAIT_MS);
-        if (now) ({ verdict, lane } = { verdict: turns.verdictOf(now, fifo.seq, delivery._id), lane: now });
+        const told = await waitInside(turns, delivery, fifo.subscriptionId, fifo.seq);
+        if (told) ({ verdict, lane } = { verdict: turns.verdictOf(told, fifo.seq, delivery._id), lane: told });
       }
       if (verdict === 'go') {
         // Not awaited: the request goes now, the wake-up is for later (its failure only costs that one the pipeline).

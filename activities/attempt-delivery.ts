@@ -195,7 +195,7 @@ export function createAttemptDelivery(deps: AttemptDeps) {
       await deliveries.hold(delivery, now());
       return { step: 'wait', reason: 'subscription_paused', waitMs: null };
     }
-    // An ordered delivery goes only at its turn; one close to it waits here, its reads done (activities/attempt-turns.ts).
+    // An ordered delivery goes only at its turn; one close to it waits here, its reads done (attempt-turns.ts).
     const notYet = 'fifo' in input ? await turns.before(delivery, stored, input) : null;
     if (notYet) return notYet;
     const keyId = subscription.activeKeyId;

@@ -82,7 +82,7 @@ export function createFifoLanesRepo(db: Db) {
       await slots.deleteOne({ _id: slotId(subscriptionId, seq) });
     },
 
-    /** A waiter saw the place `seq` without a slot: remembered once, with the time, so that a later recheck can skip it. */
+    /** A waiter saw the place `seq` without a slot: noted with the time, so that a later recheck can skip it. */
     async noteMissing(subscriptionId: string, seq: number, at: Date): Promise<void> {
       await lanes.updateOne({ _id: subscriptionId }, { $set: { missing: { seq, since: at } } });
     },

@@ -2,6 +2,7 @@
 // delivery goes only at its turn, else it waits (`fifo_turn`, woken by the release signal of the delivery before it);
 // a delivery that ends passes the turn on, and one that failed after its whole schedule pauses its subscription first.
 import type { FifoTurns } from '../src/ordering/fifo-turns.js';
+import type { FifoLaneDoc } from '../src/store/fifo-lanes-repo.js';
 import type { DeliveryDoc } from '../src/store/documents.js';
 import type { Store } from '../src/store/index.js';
 import type { AttemptStep, StepInput } from '../workflows/types.js';
@@ -34,14 +35,20 @@ export function createAttemptTurns(deps: {
   let insideTotal = 0;
 
   /** Waits inside the attempt for the turn at `seq` while the bounds allow: the lane then, or null. */
-  async function waitInside(t: FifoTurns, delivery: DeliveryDoc, subscriptionId: string, seq: number) {
+  async function waitInside(
+    t: FifoTurns,
+    delivery: DeliveryDoc,
+    subscriptionId: string,
+    seq: number,
+    lane: FifoLaneDoc,
+  ) {
     const id = delivery.integratorId;
     const mine = inside.get(id) ?? 0;
     if (insideTotal >= INSIDE_MAX || mine >= INSIDE_PER_INTEGRATOR) return null;
     insideTotal++;
     inside.set(id, mine + 1);
     try {
-      return await t.turnComes(subscriptionId, seq, IN_ATTEMPT_WAIT_MS);
+      return await t.turnComes(subscriptionId, seq, lane, IN_ATTEMPT_WAIT_MS);
     } finally {
       insideTotal--;
       const left = (inside.get(id) ?? 1) - 1;
@@ -62,7 +69,7 @@ export function createAttemptTurns(deps: {
       let { verdict, lane } = await turns.check(fifo.subscriptionId, fifo.seq, delivery._id);
       // A recheck finds the turn stuck (its holder waits out a retry, say): it waits outside, as before.
       if (verdict === 'wait' && lane && fifo.seq - lane.turn <= AHEAD && fifo.recheck !== true) {
-        const told = await waitInside(turns, delivery, fifo.subscriptionId, fifo.seq);
+        const told = await waitInside(turns, delivery, fifo.subscriptionId, fifo.seq, lane);
         if (told) ({ verdict, lane } = { verdict: turns.verdictOf(told, fifo.seq, delivery._id), lane: told });
       }
       if (verdict === 'go') {

@@ -89,18 +89,22 @@ export function createFifoTurns(deps: FifoTurnDeps) {
     },
 
     /**
-     * Waits (inside an attempt, at most `withinMs`) until the turn reaches `seq`: told by a pass in this process, else
-     * re-reading the lane every TURN_POLL_MS. The lane then, or null when the time ran out.
+     * Waits (inside an attempt, at most `withinMs`) until the turn reaches `seq`, from the lane as `check` read it: told
+     * by a pass in this process, else re-reading the lane every TURN_POLL_MS. The lane then, or null when the time ran
+     * out.
      */
-    async turnComes(subscriptionId: string, seq: number, withinMs: number): Promise<FifoLaneDoc | null> {
+    async turnComes(
+      subscriptionId: string,
+      seq: number,
+      read: FifoLaneDoc,
+      withinMs: number,
+    ): Promise<FifoLaneDoc | null> {
       const giveUpAt = Date.now() + withinMs;
-      let told: FifoLaneDoc | null = null;
-      for (;;) {
-        const lane = told ?? (await lanes.lane(subscriptionId));
+      for (let lane: FifoLaneDoc | null = read; ;) {
         if (!lane || lane.turn >= seq) return lane;
         const left = giveUpAt - Date.now();
         if (left <= 0) return null;
-        told = await nextNews(subscriptionId, Math.min(TURN_POLL_MS, left));
+        lane = (await nextNews(subscriptionId, Math.min(TURN_POLL_MS, left))) ?? (await lanes.lane(subscriptionId));
       }
     },
 

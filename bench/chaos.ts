@@ -16,7 +16,6 @@ import { HeraldAdminClient } from '../src/client/admin-client.js';
 import type { PublishEventInput } from '../src/client/events.js';
 import { createKeyVault } from '../src/crypto/key-encryption.js';
 import { loadMasterKey } from '../src/crypto/master-key.js';
-import type { DeliveryDoc } from '../src/store/documents.js';
 import { createStore } from '../src/store/index.js';
 import { createMongo } from '../src/store/mongo.js';
 import { createTemporal } from '../src/temporal/client.js';
@@ -25,6 +24,7 @@ import { lifecycleEvent, seedSubscription } from '../test/helpers/deliveries.js'
 import { startHttpsReceiver } from '../test/helpers/receiver.js';
 import { cpuMeter } from './lib/chaos-cpu.js';
 import { createChaosLedger } from './lib/chaos-ledger.js';
+import { laneOrder, type LaneOrder } from './lib/lane-order.js';
 import { chaosTemporalChoice } from './lib/chaos-mode.js';
 import { chaosStack } from './lib/chaos-stack.js';
 import { workerPolling } from './lib/stack.js';
@@ -94,24 +94,13 @@ async function setUp(): Promise<string> {
 }
 
 let fifoSubscriptionId = '';
-/** Requests to '/fifo' that came after a request of a later place in its lane (read from the database). */
-async function fifoOutOfOrder(): Promise<{ outOfOrder: number; withoutPlace: number }> {
+/** The '/fifo' subscription's lane as its receiver saw it (bench/lib/lane-order.ts). */
+async function fifoOutOfOrder(): Promise<LaneOrder> {
   const db = createMongo(config);
   await db.client.connect();
-  const places = new Map<string, number>();
-  const found = db.db.collection<DeliveryDoc>('deliveries').find({ subscriptionId: fifoSubscriptionId });
-  for await (const d of found.project<Pick<DeliveryDoc, '_id' | 'fifoSeq'>>({ fifoSeq: 1 }))
-    if (d.fifoSeq !== undefined) places.set(d._id, d.fifoSeq);
+  const order = await laneOrder(db.db, fifoSubscriptionId, ledger.arrivals('/fifo'));
   await db.client.close();
-  let highest = 0;
-  const counts = { outOfOrder: 0, withoutPlace: 0 };
-  for (const id of ledger.arrivals('/fifo')) {
-    const place = places.get(id);
-    if (place === undefined) counts.withoutPlace++;
-    else if (place < highest) counts.outOfOrder++;
-    else highest = place;
-  }
-  return counts;
+  return order;
 }
 
 /**

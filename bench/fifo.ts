@@ -13,8 +13,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deliveryIdOf } from '../src/store/derived-ids.js';
-import type { DeliveryDoc } from '../src/store/documents.js';
 import { startHttpsReceiver, type RecordedRequest } from '../test/helpers/receiver.js';
+import { laneOrder } from './lib/lane-order.js';
 import { startBenchStack, type BenchIntegrator } from './lib/stack.js';
 import { numberFlags, quantile, round } from './lib/stats.js';
 
@@ -60,7 +60,6 @@ const stack = await startBenchStack(mkdtempSync(join(tmpdir(), 'herald-bench-fif
   env: { HERALD_INGEST_CONCURRENCY_PER_INTEGRATOR: '16', HERALD_INGEST_CONCURRENCY: '32' },
 });
 const url = (path: string) => `https://hooks.example.com:${receiver.port}${path}`;
-const deliveries = stack.app.store.db.collection<DeliveryDoc>('deliveries');
 
 /** Publishes `count` events at `rate`/s; resolves with each event's id and when it was sent, in ingest order. */
 async function publishAt(who: BenchIntegrator, count: number, rate: number) {
@@ -82,22 +81,13 @@ async function drain(paths: string[], expected: number[], minutes: number): Prom
   while (paths.some((p, i) => delivered(p).size < (expected[i] ?? 0)) && Date.now() < deadline) await sleep(1_000);
 }
 
-/** Requests that came after a request of a later place: 0 when the receiver saw the lane in order. */
-async function outOfOrder(path: string, subscriptionId: string): Promise<{ outOfOrder: number; withoutPlace: number }> {
-  const places = new Map<string, number>();
-  for await (const d of deliveries.find({ subscriptionId }, { projection: { fifoSeq: 1 } }))
-    if (d.fifoSeq !== undefined) places.set(d._id, d.fifoSeq);
-  let highest = 0;
-  let late = 0;
-  let withoutPlace = 0;
-  for (const s of seen.get(path) ?? []) {
-    const place = places.get(s.deliveryId);
-    if (place === undefined) withoutPlace++;
-    else if (place < highest) late++;
-    else highest = place;
-  }
-  return { outOfOrder: late, withoutPlace };
-}
+/** The receiver's view of an ordered subscription's lane (bench/lib/lane-order.ts). */
+const outOfOrder = async (path: string, subscriptionId: string) =>
+  await laneOrder(
+    stack.app.store.db,
+    subscriptionId,
+    (seen.get(path) ?? []).map((s) => s.deliveryId),
+  );
 
 /** Deliveries per second from the first 2xx to the last. */
 function throughput(path: string): number {

@@ -28,11 +28,12 @@ export function assertOffsets(actual: number[], expected: number[], slack = 2, e
 
 /**
  * A time-skipping server with its search attributes and a worker running the current workflow code with `activities`
- * on `taskQueue`; `stop()` shuts both down.
+ * on `taskQueue` (or those built over the server, for activities that start or signal workflows); `stop()` shuts both
+ * down.
  */
 export async function startTimeSkippingWorker(
   taskQueue: string,
-  activities: object,
+  activities: object | ((env: TestWorkflowEnvironment) => object),
 ): Promise<{ env: TestWorkflowEnvironment; stop(): Promise<void> }> {
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: requireEnv('HERALD_TEMPORAL_TEST_SERVER') } },
@@ -42,7 +43,7 @@ export async function startTimeSkippingWorker(
     connection: env.nativeConnection,
     taskQueue,
     workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
-    activities,
+    activities: typeof activities === 'function' ? activities(env) : activities,
   });
   const running = worker.run();
   return {

@@ -6,9 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import type { DeliveryPort } from '../../activities/delivery-port.js';
 import { createKeyVault } from '../../src/crypto/key-encryption.js';
@@ -29,9 +28,9 @@ import { createMongo } from '../../src/store/mongo.js';
 import { deliveryWorkflowId } from '../../workflows/messages.js';
 import { writeHistory } from '../fixtures/histories/history-json.js';
 import { eventually, lifecycleEvent, seedSubscription } from '../helpers/deliveries.js';
-import { requireEnv, testConfig } from '../helpers/env.js';
+import { testConfig } from '../helpers/env.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/receiver.js';
-import { registerSearchAttributes } from '../helpers/time-skipping.js';
+import { startTimeSkippingWorker } from '../helpers/time-skipping.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -49,8 +48,7 @@ describe('ordered delivery (time-skipping server, real activities and receiver)'
   const mostInFlight = new Map<string, number>();
   let receiver: HttpsReceiver;
   let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
+  let stop: (() => Promise<void>) | undefined;
   let fanOut: ReturnType<typeof createFanOut>;
   const temporal = () => ({ store, client: env.client, taskQueue });
 
@@ -66,30 +64,20 @@ describe('ordered delivery (time-skipping server, real activities and receiver)'
       const seen = receiver.requests.filter((x) => eventIdOf(x.body) === id).length;
       return { status: seen <= (failures.get(id) ?? 0) ? 500 : 204 };
     });
-    env = await TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: { type: 'existing-path', path: requireEnv('HERALD_TEMPORAL_TEST_SERVER') } },
-    });
-    await registerSearchAttributes(env);
-    fanOut = createFanOut({ store, client: env.client, taskQueue });
-    const delivery = {
-      signalRelease: releaseSignaller(env.client),
-      fifoSeqOf: fifoSeqReader(env.client),
-      autoPause: createAutoPause({ store, fanOut: null }),
-    } as Partial<DeliveryPort> as DeliveryPort;
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+    ({ env, stop } = await startTimeSkippingWorker(taskQueue, ({ client }) => {
+      const delivery = {
+        signalRelease: releaseSignaller(client),
+        fifoSeqOf: fifoSeqReader(client),
+        autoPause: createAutoPause({ store, fanOut: null }),
+      } as Partial<DeliveryPort> as DeliveryPort;
       // A place without a slot is skipped at the recheck after the one that noted it (the server skips time, not the
       // activities' clock).
-      activities: createActivities({ store, vault, http, delivery, fifoMissingGraceMs: 0 }),
-    });
-    running = worker.run();
+      return createActivities({ store, vault, http, delivery, fifoMissingGraceMs: 0 });
+    }));
+    fanOut = createFanOut({ store, client: env.client, taskQueue });
   });
   after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+    await stop?.();
     await receiver.close();
     await http.close();
     await mongo.db.dropDatabase();

@@ -70,7 +70,7 @@ export interface Delivery {
   terminalReason: string | null;
   lastResponseSummary: ResponseSummary | null;
   held: boolean;
-  waitReason: 'subscription_paused' | 'endpoint_unresponsive' | 'integrator_busy' | null;
+  waitReason: 'subscription_paused' | 'endpoint_unresponsive' | 'integrator_busy' | 'fifo_turn' | null;
 }
 
 export interface Attempt {

@@ -4,10 +4,11 @@ import { humanize } from '../lib/format';
 import { Link } from '../lib/router';
 import type { Delivery } from '../types';
 
-const WAIT_REASONS: Record<string, string> = {
+const WAIT_REASONS: Record<NonNullable<Delivery['waitReason']>, string> = {
   subscription_paused: 'held until the subscription is resumed',
   endpoint_unresponsive: 'the last requests to the endpoint timed out; it tries again when the endpoint answers',
   integrator_busy: 'your share of attempt slots is in use; it goes out shortly',
+  fifo_turn: 'its subscription delivers in order; it goes out once the deliveries before it have ended',
 };
 
 export function DeliveryFacts({ delivery: d }: { delivery: Delivery }): JSX.Element {

@@ -36,13 +36,15 @@ export function ensureClusterTools(): void {
 const DYNAMIC_CONFIG = join(root, 'ops', 'temporal-dynamic-config.yaml');
 
 /**
- * The dynamic config file the server loads: Herald's, or with `oneBox` Herald's plus the dev server's tuning for one
- * small box (one task-queue partition, 100 queue reads a second: scripts/lib/servers.ts), written into `dir`.
+ * The dynamic config file the server loads: Herald's, plus with `oneBox` the dev server's tuning for one small box (one
+ * task-queue partition, 100 queue reads a second: scripts/lib/servers.ts), with `fairness` task-queue fairness turned
+ * on (docs/temporal-cluster.md, "Task-queue fairness, off by default"), written into `dir`.
  */
-function dynamicConfigFile(dir: string, oneBox: boolean): string {
-  if (!oneBox) return DYNAMIC_CONFIG;
+function dynamicConfigFile(dir: string, oneBox: boolean, fairness: boolean): string {
+  if (!oneBox && !fairness) return DYNAMIC_CONFIG;
   const config = parse(readFileSync(DYNAMIC_CONFIG, 'utf8')) as Record<string, unknown>;
-  for (const flag of ONE_BOX_DYNAMIC_CONFIG) {
+  const flags = [...(oneBox ? ONE_BOX_DYNAMIC_CONFIG : []), ...(fairness ? ['matching.enableFairness=true'] : [])];
+  for (const flag of flags) {
     const [key, value] = flag.split('=') as [string, string];
     config[key] = [{ value: JSON.parse(value) as unknown }]; // every queue, as on the dev server
   }
@@ -150,11 +152,11 @@ export async function setupNamespace(layout: ClusterLayout, timeoutMs = 90_000):
  */
 export function initCluster(
   dir: string,
-  options: Pick<ClusterOptions, 'port' | 'namespace' | 'oneBox'>,
+  options: Pick<ClusterOptions, 'port' | 'namespace' | 'oneBox' | 'fairness'>,
 ): ClusterLayout {
-  const { port = DEFAULT_CLUSTER_PORT, namespace = 'default', oneBox = false } = options;
+  const { port = DEFAULT_CLUSTER_PORT, namespace = 'default', oneBox = false, fairness = false } = options;
   const ports = clusterPorts(port);
-  const dynamicConfig = dynamicConfigFile(dir, oneBox);
+  const dynamicConfig = dynamicConfigFile(dir, oneBox, fairness);
   validateDynamicConfig(dynamicConfig);
   initPostgres(dir);
   const configFile = join(dir, 'temporal.yaml');
@@ -193,15 +195,21 @@ export interface ClusterOptions {
   namespace?: string;
   /** The dev server's one-box tuning on top of Herald's dynamic config (a like-for-like comparison). */
   oneBox?: boolean;
+  /** Task-queue fairness on (matching.enableFairness), to compare it with the per-integrator share. */
+  fairness?: boolean;
   /** Receives the stop function at once, so that Ctrl-C during the start stops what has started. */
   onStop?: (stop: () => Promise<void>) => void;
 }
 
-/** The options of `npm run cluster` and `npm run test:cluster`: HERALD_CLUSTER_PORT, HERALD_CLUSTER_ONE_BOX=1. */
+/**
+ * The options of `npm run cluster` and `npm run test:cluster`: HERALD_CLUSTER_PORT, HERALD_CLUSTER_ONE_BOX=1,
+ * HERALD_CLUSTER_FAIRNESS=1.
+ */
 export function clusterOptions(onStop: ClusterOptions['onStop'], env = process.env): ClusterOptions {
   return {
     port: Number(env.HERALD_CLUSTER_PORT ?? DEFAULT_CLUSTER_PORT),
     oneBox: env.HERALD_CLUSTER_ONE_BOX === '1',
+    fairness: env.HERALD_CLUSTER_FAIRNESS === '1',
     onStop,
   };
 }

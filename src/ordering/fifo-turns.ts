@@ -41,24 +41,29 @@ function verdictOf(lane: FifoLaneDoc | null, seq: number, deliveryId: string): T
 export function createFifoTurns(deps: FifoTurnDeps) {
   const { lanes, signalRelease, seqOf, now, missingGraceMs = FIFO_SLOT_GRACE_MS } = deps;
   const young = (slot: FifoSlotDoc): boolean => now().getTime() - slot.at.getTime() < FIFO_SLOT_GRACE_MS;
-  /** The waiters inside an attempt in this process, per subscription: a pass here hands them the lane at once. */
+  /**
+   * The waiters inside an attempt in this process, per subscription, with the place each waits for: a pass here hands
+   * them the lane at once.
+   */
   type Waiter = (lane: FifoLaneDoc | null) => void;
-  const waiters = new Map<string, Set<Waiter>>();
+  const waiters = new Map<string, Map<Waiter, number>>();
+  const waitsHere = (subscriptionId: string, seq: number): boolean =>
+    [...(waiters.get(subscriptionId)?.values() ?? [])].includes(seq);
   const tell = (subscriptionId: string, lane: FifoLaneDoc | null): void =>
-    waiters.get(subscriptionId)?.forEach((wake) => wake(lane));
+    waiters.get(subscriptionId)?.forEach((_, wake) => wake(lane));
   /** The lane a pass in this process told of, or null after `ms` (then the waiter reads it). */
-  const nextNews = (subscriptionId: string, ms: number) =>
+  const nextNews = (subscriptionId: string, seq: number, ms: number) =>
     new Promise<FifoLaneDoc | null>((resolve) => {
-      const set = waiters.get(subscriptionId) ?? new Set<Waiter>();
-      waiters.set(subscriptionId, set);
+      const here = waiters.get(subscriptionId) ?? new Map<Waiter, number>();
+      waiters.set(subscriptionId, here);
       const done: Waiter = (lane) => {
         clearTimeout(timer);
-        set.delete(done);
-        if (set.size === 0) waiters.delete(subscriptionId);
+        here.delete(done);
+        if (here.size === 0) waiters.delete(subscriptionId);
         resolve(lane);
       };
       const timer = setTimeout(() => done(null), ms);
-      set.add(done);
+      here.set(done, seq);
     });
 
   async function skip(subscriptionId: string, seq: number): Promise<void> {
@@ -104,12 +109,14 @@ export function createFifoTurns(deps: FifoTurnDeps) {
         if (!lane || lane.turn >= seq) return lane;
         const left = giveUpAt - Date.now();
         if (left <= 0) return null;
-        lane = (await nextNews(subscriptionId, Math.min(TURN_POLL_MS, left))) ?? (await lanes.lane(subscriptionId));
+        lane =
+          (await nextNews(subscriptionId, seq, Math.min(TURN_POLL_MS, left))) ?? (await lanes.lane(subscriptionId));
       }
     },
 
-    /** Wakes the run at `seq` (it comes near its turn): it then waits inside its attempt. */
+    /** Wakes the run at `seq` (it comes near its turn): it then waits inside its attempt (unless it does already). */
     async wake(subscriptionId: string, seq: number): Promise<void> {
+      if (waitsHere(subscriptionId, seq)) return;
       const slot = await lanes.slot(subscriptionId, seq);
       if (slot && !slot.dud && signalRelease) await signalRelease(slot.deliveryId);
     },
@@ -117,9 +124,12 @@ export function createFifoTurns(deps: FifoTurnDeps) {
     /** The delivery at `seq` ended (`failed`: it blocks the rest until the resume): the turn passes on. */
     async pass(subscriptionId: string, seq: number, deliveryId: string, failed: boolean): Promise<void> {
       const lane = await lanes.passFrom(subscriptionId, seq, failed ? deliveryId : null);
+      const turn = lane?.turn ?? seq + 1;
+      // The delivery whose turn it is now waits inside its attempt here: told, it goes, with no release to its run.
+      const handed = lane !== null && !failed && !lane.blockedBy && waitsHere(subscriptionId, turn);
       tell(subscriptionId, lane);
       await lanes.dropSlot(subscriptionId, seq);
-      await wakeFrom(subscriptionId, lane?.turn ?? seq + 1);
+      if (!handed) await wakeFrom(subscriptionId, turn);
     },
 
     /**

@@ -7,8 +7,9 @@ export type InsertOutcome = 'inserted' | 'duplicate';
 /**
  * Inserts each document as one `insertOne` would, in one unordered `insertMany`: the outcome of each, in order. A
  * duplicate `_id` is an outcome, not an error (also beside a write-concern error); any other refusal is that document's
- * error. A write-concern error fails every other document: its insert was applied but not acknowledged as durable (a
- * rollback can lose it).
+ * error. A write-concern error, or fewer inserts counted than documents without an error, fails every other document:
+ * its insert may not be durable (a rollback can lose it) or may not have been made; its caller answers an error, and
+ * the publisher's retry is safe (idempotent on the id).
  */
 export async function insertEach<T extends Document>(
   collection: Collection<T>,
@@ -22,7 +23,10 @@ export async function insertEach<T extends Document>(
   } catch (err: unknown) {
     if (!(err instanceof MongoBulkWriteError)) throw err;
     const failed = new Map([err.writeErrors].flat().map((e) => [e.index, e.code]));
-    const unconfirmed = err.result.getWriteConcernError() !== undefined;
+    // A document without an error of its own counts as stored only if the server counted as many inserts: a batch cut
+    // short (its connection or server gone mid-way) may name one failure and leave the rest unwritten.
+    const uncounted = err.result.insertedCount !== docs.length - failed.size;
+    const unconfirmed = uncounted || err.result.getWriteConcernError() !== undefined;
     return docs.map((_, i) => {
       const code = failed.get(i);
       if (code === 11000) return duplicate;

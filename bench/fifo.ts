@@ -9,8 +9,7 @@
 //    order at the FIFO receiver, the neighbour's first attempts p99 ≤ 1 s.
 // Phase 1 also prints the lane's rate once publishing has ended (fifoAfterPublishPerSec: the lane without the ingest
 // beside it on the same cores). Order is checked against each delivery's place in its lane (read from the database
-// after the phase). Ends with
-// one JSON line; exit 0 when every goal is met.
+// after the phase). Ends with one JSON line; exit 0 when every goal is met.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -18,13 +18,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
-  const cluster = await startCluster(clusterOptions((s) => (stopCluster = s)));
+  const options = clusterOptions((s) => (stopCluster = s));
+  const cluster = await startCluster(options);
   console.log(
     [
       '',
       `herald cluster: Temporal at ${cluster.address}, namespace ${cluster.namespace} (PostgreSQL, all four services${
-        process.env.HERALD_CLUSTER_ONE_BOX === '1' ? ", the dev server's one-box tuning" : ''
-      }${process.env.HERALD_CLUSTER_FAIRNESS === '1' ? ', task-queue fairness on' : ''})`,
+        options.oneBox ? ", the dev server's one-box tuning" : ''
+      }${options.fairness ? ', task-queue fairness on' : ''})`,
       `  use it:  TEMPORAL_ADDRESS=${cluster.address} npm run dev   (or npm run test:cluster, npm run bench -- delivery)`,
       `  metrics: ${cluster.metricsUrl}   (the server's; approximate_backlog_count by task queue)`,
       `  logs:    ${cluster.dir}`,

@@ -126,7 +126,7 @@ export function createFifoTurns(deps: FifoTurnDeps) {
       const lane = await lanes.passFrom(subscriptionId, seq, failed ? deliveryId : null);
       const turn = lane?.turn ?? seq + 1;
       // The delivery whose turn it is now waits inside its attempt here: told, it goes, with no release to its run.
-      const handed = lane !== null && !failed && !lane.blockedBy && waitsHere(subscriptionId, turn);
+      const handed = lane !== null && !lane.blockedBy && waitsHere(subscriptionId, turn); // a failure blocks it
       tell(subscriptionId, lane);
       await lanes.dropSlot(subscriptionId, seq);
       if (!handed) await wakeFrom(subscriptionId, turn);

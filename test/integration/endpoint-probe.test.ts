@@ -45,11 +45,13 @@ describe('endpoint probe (dev server, worker, HTTPS receiver)', () => {
       return found.status === 'paused' ? found : undefined;
     });
     assert.equal(paused.pausedReason, 'endpoint_unhealthy');
-    // Its operational event is stored (by an id derived from the paused version), though never listed.
+    // Its operational event is stored (by an id derived from the paused version), though never listed. The pause is
+    // written first and the event after it (src/delivery/auto-pause.ts), so the event may trail the status a moment.
     const pausedDoc = await s.app.store.subscriptions.findById(sub.id);
-    const pausedEvent = await s.app.store.events.findForIntegrator(
-      s.alice.integratorId,
-      subscriptionPausedEvent(pausedDoc!)._id,
+    const pausedEvent = await eventually(() =>
+      s.app.store.events
+        .findForIntegrator(s.alice.integratorId, subscriptionPausedEvent(pausedDoc!)._id)
+        .then((e) => e ?? undefined),
     );
     assert.equal(pausedEvent?.eventType, 'webhook.subscription_paused');
     const heldEvent = await s.publish('customer.rejected');

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { SubscriptionDoc } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import { MAX_IDS_PER_FIND } from '../store/server-limits.js';
-import { deleteByIds } from './purge-items.js';
+import { deleteByIds } from '../store/by-ids.js';
 
 export interface RecordCounts {
   subscriptions: number;
@@ -43,12 +43,12 @@ export async function eraseRecords(store: Store, integratorId: string): Promise<
       .toArray()
   ).map((s) => s._id);
   const keyIds = await idsWhere(db, 'signing_keys', 'subscriptionId', subscriptionIds);
-  const signingKeys = await deleteByIds(db, 'signing_keys', keyIds);
-  await deleteByIds(db, 'endpoint_health', subscriptionIds);
+  const signingKeys = await deleteByIds(db.collection<{ _id: string }>('signing_keys'), keyIds);
+  await deleteByIds(db.collection<{ _id: string }>('endpoint_health'), subscriptionIds);
   await store.attemptStats.eraseIntegrator(integratorId);
   await store.fifoLanes.eraseIntegrator(integratorId);
   await db.collection<{ _id: string }>('subscription_index').deleteOne({ _id: integratorId });
-  const subscriptions = await deleteByIds(db, 'subscriptions', subscriptionIds);
+  const subscriptions = await deleteByIds(db.collection<{ _id: string }>('subscriptions'), subscriptionIds);
   const campaigns = (await db.collection('campaign_progress').deleteMany({ integratorId })).deletedCount;
   const prefix = { $regex: `^([hpd]\\|${escape(integratorId)}\\||j\\|${escape(integratorId)}$)` };
   const pageDocuments = (await db.collection<{ _id: string }>('event_pages').deleteMany({ _id: prefix })).deletedCount;

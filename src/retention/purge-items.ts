@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { terminalStatuses } from '../domain/delivery-vocabulary.js';
 import { attemptEntryId } from '../store/attempts-repo.js';
-import { findByIds } from '../store/by-ids.js';
+import { deleteByIds, findByIds } from '../store/by-ids.js';
 import type { DeliveryDoc, EventDoc } from '../store/documents.js';
 import { toRow, type DeliveryRow, type EventRow, type RetentionListing } from '../store/listing/index.js';
 
@@ -25,22 +25,6 @@ export interface ItemCounts {
 }
 
 /**
- * Ids one delete names: each delete is one write transaction, which live writes to the database wait for (the embedded
- * server writes one statement at a time), so the purge's deletes stay short.
- */
-const IDS_PER_DELETE = 100;
-
-/** Deletes `{_id: {$in}}` (plus `extra`) a chunk at a time (the embedded server pushes each chunk down by `_id`). */
-export async function deleteByIds(db: Db, name: string, ids: readonly string[], extra: object = {}): Promise<number> {
-  let deleted = 0;
-  for (let n = 0; n < ids.length; n += IDS_PER_DELETE) {
-    const chunk = ids.slice(n, n + IDS_PER_DELETE);
-    deleted += (await db.collection<{ _id: string }>(name).deleteMany({ _id: { $in: chunk }, ...extra })).deletedCount;
-  }
-  return deleted;
-}
-
-/**
  * One batch of a walk's delivery rows: each delivery that ended before the cutoff is deleted (the delete repeats the
  * condition, so a delivery a manual retry re-opened meanwhile stays), then its attempts and its listing rows. A row
  * whose delivery is gone and whose event is gone too (a run that stopped half-way) loses its rows as well; one whose
@@ -61,8 +45,7 @@ export async function purgeDeliveries(
   const expired = rows.filter((_, n) => docs[n] && (rule.erase || ended(docs[n])));
   const condition = rule.erase ? {} : { status: { $in: [...terminalStatuses] }, updatedAt: { $lt: rule.cutoff } };
   const deleted = await deleteByIds(
-    db,
-    'deliveries',
+    deliveries,
     expired.map((r) => r.i),
     condition,
   );
@@ -73,8 +56,7 @@ export async function purgeDeliveries(
   // an orphan's count is unknown: its first attempts' ids are deleted, which a run that stopped half-way left.
   const countOf = new Map(rows.map((r, n) => [r.i, docs[n]?.attemptCount ?? ORPHAN_ATTEMPTS]));
   const attempts = await deleteByIds(
-    db,
-    'attempts',
+    db.collection<{ _id: string }>('attempts'),
     [...gone, ...orphans].flatMap((r) =>
       Array.from({ length: (countOf.get(r.i) ?? 0) + 1 }, (_, n) => attemptEntryId(r.i, n + 1)),
     ),
@@ -144,8 +126,7 @@ export async function purgeEvents(
       );
   const purgeable = old.filter((d) => !delivered.has(d._id));
   const events = await deleteByIds(
-    db,
-    'events',
+    db.collection<EventDoc>('events'),
     purgeable.map((d) => d._id),
   );
   const orphans = ids.flatMap((id, n) => {

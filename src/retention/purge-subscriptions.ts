@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { EndpointHealthDoc, SigningKeyDoc, SubscriptionDoc } from '../store/documents.js';
+import { deleteByIds } from '../store/by-ids.js';
 import { MAX_IDS_PER_FIND } from '../store/server-limits.js';
 
 /**
@@ -29,11 +30,9 @@ export async function purgeSubscriptions(
       .find({ subscriptionId: { $in: found } }, { projection: { _id: 1 } })
       .map((k) => k._id)
       .toArray();
-    if (keyIds.length > 0) out.signingKeys += (await keys.deleteMany({ _id: { $in: keyIds } })).deletedCount;
-    await db.collection<EndpointHealthDoc>('endpoint_health').deleteMany({ _id: { $in: found } });
-    out.subscriptions += (
-      await subscriptions.deleteMany({ _id: { $in: found }, deletedAt: { $lt: cutoff } })
-    ).deletedCount;
+    out.signingKeys += await deleteByIds(keys, keyIds);
+    await deleteByIds(db.collection<EndpointHealthDoc>('endpoint_health'), found);
+    out.subscriptions += await deleteByIds(subscriptions, found, { deletedAt: { $lt: cutoff } });
     if (found.length < limit) return out;
   }
 }

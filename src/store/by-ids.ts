@@ -1,6 +1,6 @@
 import type { Collection, Document, Filter, FindOptions, WithId } from 'mongodb';
 import { coalesce } from './coalesce.js';
-import { HOT_COMMANDS_IN_FLIGHT, MAX_IDS_PER_FIND } from './server-limits.js';
+import { BACKGROUND_IDS_PER_WRITE, HOT_COMMANDS_IN_FLIGHT, MAX_IDS_PER_FIND } from './server-limits.js';
 
 /**
  * The documents of `ids` (string `_id`s), in the order of `ids`, null where none is stored: one find per
@@ -35,4 +35,21 @@ export function coalescedFindById<T extends Document & { _id: string }>(
     async (ids: string[]) => (await findByIds(collection, ids)).map((value) => ({ ok: true as const, value })),
     { maxInFlight: HOT_COMMANDS_IN_FLIGHT, maxItems: MAX_IDS_PER_FIND },
   );
+}
+
+/**
+ * Deletes `{_id: {$in}}` (plus `extra`) BACKGROUND_IDS_PER_WRITE ids at a time, each chunk its own short write (the
+ * embedded server pushes it down by `_id`); answers how many were deleted. For background work beside live traffic.
+ */
+export async function deleteByIds<T extends Document & { _id: string }>(
+  collection: Collection<T>,
+  ids: readonly string[],
+  extra: Filter<T> = {},
+): Promise<number> {
+  let deleted = 0;
+  for (let n = 0; n < ids.length; n += BACKGROUND_IDS_PER_WRITE) {
+    const chunk = ids.slice(n, n + BACKGROUND_IDS_PER_WRITE);
+    deleted += (await collection.deleteMany({ _id: { $in: chunk }, ...extra } as Filter<T>)).deletedCount;
+  }
+  return deleted;
 }

@@ -24,6 +24,15 @@ export const MAX_CANDIDATES_PER_ROUND = 800;
 export const HEAD_UPSERTS_PER_WRITE = 100;
 
 /**
+ * The most `_id`s one background write (the retention purge's deletes, the listing's leases) names. The embedded
+ * server keeps every collection of a database in one SQLite file, which takes one write transaction at a time: a live
+ * write waits for the whole statement in SQLite's busy handler, whose sleeps grow to 100 ms. A statement of 100
+ * deletes (with their index entries) made the live first attempts' p99 during a purge 5.9 × alone, of 25 3.0 ×, of 10
+ * 2.1 × (`npm run bench -- purge`, docs/benchmarks.md).
+ */
+export const BACKGROUND_IDS_PER_WRITE = 10;
+
+/**
  * Expired documents deleted per command (src/store/expiring-repo.ts): the server deletes a filter's matches in one
  * SQL statement with one variable each, and fails past SQLite's 32,766 variables per statement.
  */

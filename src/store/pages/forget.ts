@@ -1,4 +1,5 @@
-import { findByIds } from '../by-ids.js';
+import { deleteByIds, findByIds } from '../by-ids.js';
+import { BACKGROUND_IDS_PER_WRITE } from '../server-limits.js';
 import { insertEach } from '../insert-each.js';
 import {
   belowReader,
@@ -63,18 +64,31 @@ export async function forgetRows(
   return new Set();
 }
 
-/** Takes the leases of `keys` in one insert; returns those taken and a release. Dead holders' leases are cleared. */
+/**
+ * Takes the leases of `keys`, BACKGROUND_IDS_PER_WRITE to an insert (short writes beside live ones); returns those
+ * taken and a release. Dead holders' leases are cleared.
+ */
 async function takeLeases(c: PageCollections, keys: readonly string[]) {
   const at = new Date();
-  const outcomes = await insertEach(
-    c.locks,
-    keys.map((_id) => ({ _id, at })),
-  );
-  const taken = keys.filter((_, n) => outcomes[n]?.ok === true && outcomes[n].value === 'inserted');
-  const refused = keys.filter((k) => !taken.includes(k));
-  if (refused.length > 0)
-    await c.locks.deleteMany({ _id: { $in: refused }, at: { $lt: new Date(at.getTime() - LEASE_MS) } });
-  return { taken, release: async () => void (await c.locks.deleteMany({ _id: { $in: taken } })) };
+  const taken: string[] = [];
+  const release = async () => void (await deleteByIds(c.locks, taken));
+  try {
+    for (let n = 0; n < keys.length; n += BACKGROUND_IDS_PER_WRITE) {
+      const chunk = keys.slice(n, n + BACKGROUND_IDS_PER_WRITE);
+      const outcomes = await insertEach(
+        c.locks,
+        chunk.map((_id) => ({ _id, at })),
+      );
+      taken.push(...chunk.filter((_, k) => outcomes[k]?.ok === true && outcomes[k].value === 'inserted'));
+    }
+    const held = new Set(taken);
+    const refused = keys.filter((k) => !held.has(k));
+    await deleteByIds(c.locks, refused, { at: { $lt: new Date(at.getTime() - LEASE_MS) } });
+  } catch (err) {
+    await release().catch(() => undefined); // those taken before a chunk failed go back now, not after LEASE_MS
+    throw err;
+  }
+  return { taken, release };
 }
 
 /** Removes each key's rows from its head and pages; returns the keys left alone because their lease stayed busy. */
@@ -140,7 +154,10 @@ async function dropEmptyBottom(c: PageCollections, key: string, base: number, co
     const page = await readPage(c, key, k);
     if (page && page.e.length > 0) break;
   }
-  if (k > base) await c.sealed.deleteMany({ _id: { $in: range(base, k).map((n) => pageId(key, n)) } });
+  await deleteByIds(
+    c.sealed,
+    range(base, k).map((n) => pageId(key, n)),
+  );
   return k;
 }
 

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { cli, startCli, waitForOutput, type CliRun } from '../helpers/cli.js';
+import { eventually } from '../helpers/deliveries.js';
 import { startListenStack, type ListenStack } from '../helpers/listen-stack.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -101,13 +102,14 @@ describe('herald integrator and operator commands', { timeout: 120_000 }, () => 
     );
     assert.match(ok(await h('deliveries', 'retry', deliveryId)), new RegExp(`^id:\\s+${deliveryId}$`, 'm'));
     await waitForOutput(listener.output, (t) => t.includes(`${deliveryId}  attempt 2  verified  → 204`));
-    const got = JSON.parse(ok(await h('deliveries', 'get', deliveryId, '--json'))) as {
-      attempts: Array<{ actor: string }>;
-    };
-    assert.deepEqual(
-      got.attempts.map((a) => a.actor),
-      ['test', 'manual'],
-    );
+    // The receiver saw the POST; the attempt is recorded once its answer is back: read until it is.
+    const actors = await eventually(async () => {
+      const got = JSON.parse(ok(await h('deliveries', 'get', deliveryId, '--json'))) as {
+        attempts: Array<{ actor: string }>;
+      };
+      return got.attempts.length === 2 ? got.attempts.map((a) => a.actor) : undefined;
+    });
+    assert.deepEqual(actors, ['test', 'manual']);
     const summary = ok(await h('deliveries', 'summary', subId));
     // The retry's attempt may still be recording: pending or succeeded, nothing else.
     assert.match(summary, /^pending:\s+[01]\nsucceeded:\s+[01]\nfailed:\s+0\ncancelled:\s+0\noldest pending:\s+\S/m);

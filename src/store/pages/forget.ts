@@ -130,12 +130,9 @@ async function forgetInKey(c: PageCollections, key: string, head: HeadDoc | null
       (byPage.get(k) ?? byPage.set(k, []).get(k)!).push(row);
       if (k !== base) (byPage.get(base) ?? byPage.set(base, []).get(base)!).push(row);
     }
-    await c.sealed.bulkWrite(
-      [...byPage].map(([k, pageRows]) => ({
-        updateOne: { filter: { _id: pageId(key, k) }, update: { $pullAll: { e: pageRows } } },
-      })),
-      { ordered: false },
-    );
+    // One page a command: each rewrites a whole page of rows, a write live ones wait for (BACKGROUND_IDS_PER_WRITE).
+    for (const [k, pageRows] of byPage)
+      await c.sealed.updateOne({ _id: pageId(key, k) }, { $pullAll: { e: pageRows } });
     base = await dropEmptyBottom(c, key, base, count);
   }
   if (base >= count && headLeft.length === 0) {

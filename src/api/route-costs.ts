@@ -15,8 +15,12 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
   'GET /v1/webhooks/subscriptions/:subscription_id/stats': 2,
 };
 
-/** The cost of the route this request matched (HEAD as its GET). */
+/** The cost of a route by its method and URL pattern (HEAD as its GET). */
+export function costOfRoute(method: string, url: string): number {
+  return ROUTE_COSTS[`${method === 'HEAD' ? 'GET' : method} ${url}`] ?? 1;
+}
+
+/** The cost of the route this request matched. */
 export function costOf(request: FastifyRequest): number {
-  const method = request.method === 'HEAD' ? 'GET' : request.method;
-  return ROUTE_COSTS[`${method} ${request.routeOptions.url ?? ''}`] ?? 1;
+  return costOfRoute(request.method, request.routeOptions.url ?? '');
 }

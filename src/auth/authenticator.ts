@@ -60,6 +60,12 @@ export function credentialShapeProblem(
   return undefined;
 }
 
+/** Why a well-formed X-Timestamp is refused at `nowMs` (outside the ±60 s window), or undefined. */
+export function timestampProblem(timestamp: string, nowMs: number): string | undefined {
+  const skew = Math.abs(nowMs / 1000 - Number(timestamp));
+  return skew > TIMESTAMP_TOLERANCE_SEC ? `X-Timestamp is ${Math.round(skew)} s from server time` : undefined;
+}
+
 /** The credential headers with their shapes checked, the timestamp in the window and the key found. */
 export interface Identified {
   readonly publicKey: string;
@@ -87,10 +93,7 @@ export function createAuthenticator(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  const skewProblem = (timestamp: string): string | undefined => {
-    const skew = Math.abs(now() / 1000 - Number(timestamp));
-    return skew > TIMESTAMP_TOLERANCE_SEC ? `X-Timestamp is ${Math.round(skew)} s from server time` : undefined;
-  };
+  const skewProblem = (timestamp: string): string | undefined => timestampProblem(timestamp, now());
 
   /** `wait` false: a key the directory does not hold is refused at once (src/auth/key-cache.ts). */
   async function identify(

@@ -17,6 +17,7 @@ import { integratorAuthPlugin } from '../api/plugins/app/integrator-auth.js';
 import { portalAuthPlugin } from '../api/plugins/app/portal-auth.js';
 import { idempotencyPlugin } from '../api/plugins/app/idempotency.js';
 import { requestBudgetPlugin } from '../api/plugins/app/request-budget.js';
+import { createFrontGate } from '../api/front-gate.js';
 import { storePlugin } from '../api/plugins/app/store.js';
 import { vaultPlugin } from '../api/plugins/app/vault.js';
 import { apiWorkerPlugin } from '../api/plugins/app/api-worker.js';
@@ -58,7 +59,10 @@ export async function buildApp({
   // Before any connection: without a master key the API must not start at all (src/crypto/master-key.ts).
   const master = loadMasterKey(config);
   const egressWarning = checkEgressExemptions(config);
+  // Refusals decided before Fastify sees a request: an integrator over its request budget (issue 45).
+  const gate = createFrontGate();
   const app = Fastify({
+    serverFactory: gate.serverFactory,
     logger: logger ?? {
       level: config.LOG_LEVEL,
       redact: {
@@ -111,7 +115,7 @@ export async function buildApp({
   await app.register(rawBodyPlugin);
   await app.register(authFailuresPlugin);
   await app.register(integratorAuthPlugin);
-  await app.register(requestBudgetPlugin);
+  await app.register(requestBudgetPlugin, { gate });
   await app.register(idempotencyPlugin);
   await app.register(portalAuthPlugin);
   // 3. routes

@@ -21,6 +21,8 @@ export const integratorScope: FastifyPluginAsync<ScopeOptions> = async (scope, {
     // A portal session is refused a write it may not make (403: read-only, or not from the portal's page).
     const response = { ...errorResponses(403, 429), ...(route.schema?.response as object | undefined) };
     route.schema = { ...route.schema, security: integratorSecurity, response };
+    // Over budget, its signed requests are refused before Fastify sees them (src/api/front-gate.ts).
+    scope.requestBudget.guard(route.method, route.url);
     // Every POST takes an Idempotency-Key (src/api/plugins/app/idempotency.ts): after validation, around the handler.
     if (route.method !== 'POST') return;
     route.schema = {

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { tooMany, tooManyBodies } from '../../errors.js';
+import type { FrontGate } from '../../front-gate.js';
 import { costOf } from '../../route-costs.js';
 import { createTokenBuckets } from '../../../util/token-buckets.js';
+import { createEarlyBudget } from './early-budget.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -25,6 +27,11 @@ declare module 'fastify' {
       spend(request: FastifyRequest, integratorId: string): number;
       /** The 429 of a request that must wait `seconds`. */
       refusal(seconds: number): Error;
+      /**
+       * onRoute of the integrator scope: the route is also refused before Fastify sees a request for it, by the front
+       * gate (src/api/front-gate.ts), when the request's key names an integrator over its budget.
+       */
+      guard(method: string | readonly string[], url: string): void;
     };
   }
 }
@@ -33,8 +40,8 @@ declare module 'fastify' {
  * HERALD_RATE_LIMIT_PER_SECOND with bursts of HERALD_RATE_LIMIT_BURST, per integrator and API instance, each route
  * at its cost. Checked from the key alone before any work, spent only by a verified request.
  */
-export const requestBudgetPlugin = fp(
-  async (app: FastifyInstance) => {
+export const requestBudgetPlugin = fp<{ gate?: FrontGate }>(
+  async (app: FastifyInstance, { gate }) => {
     const rate = app.config.HERALD_RATE_LIMIT_PER_SECOND;
     const burst = app.config.HERALD_RATE_LIMIT_BURST;
     const buckets = createTokenBuckets({ ratePerSec: rate, burst });
@@ -43,6 +50,8 @@ export const requestBudgetPlugin = fp(
     // A refusal from the key sends a body made once and writes no request line (as an authentication refusal; the
     // request metrics count it).
     const bodyFor = tooManyBodies('rate_limited', (seconds) => `${limit}; retry in ${seconds} s`);
+    const early = createEarlyBudget({ keys: app.authKeys, buckets, bodyFor, metrics: app.metrics });
+    gate?.install(early.refuse);
     app.decorate('requestBudget', {
       check(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
         // A request without a known key ended in the hook before this one.
@@ -57,7 +66,8 @@ export const requestBudgetPlugin = fp(
         return buckets.take(integratorId, costOf(request));
       },
       refusal,
+      guard: early.guard,
     });
   },
-  { name: 'request-budget', dependencies: ['connections'] },
+  { name: 'request-budget', dependencies: ['connections', 'telemetry', 'integrator-auth'] },
 );

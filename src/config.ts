@@ -118,6 +118,8 @@ export const configSchema = z.object({
    */
   HERALD_LISTING_SCAN_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
   HERALD_LISTING_TIME_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** Rows a second one integrator's listing pages examine at most in one process, all pages together (scan-pace.ts). */
+  HERALD_LISTING_SCAN_RATE: z.coerce.number().int().min(100).max(100_000_000).default(10_000),
   /** Resolvers for callback hosts (`ip`, `ip:port`, `[ipv6]:port`, comma-separated); unset: the system's (resolv.conf). */
   HERALD_DNS_SERVERS: dnsServers,
   // Egress exemptions for tests and local development (docs/security.md, "Development egress exemptions"): fixed

@@ -1,7 +1,8 @@
 // Issue 45 item 3: every listing page reads under a scan bound and a time limit (src/store/listing/scan-budget.ts). A
 // filter that matches few or none of a long history answers a short (or empty) page with a cursor that goes on where
 // the read stopped, never a page that reads the whole history; walking the cursors still lists exactly the rows a
-// plain reference query lists, in order, on both layouts, and through the API.
+// plain reference query lists, in order, on both layouts, and through the API; an integrator ahead of its scan pace
+// (src/store/listing/scan-pace.ts) waits between reads.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +12,7 @@ import { createDeliveriesRepo, type DeliveriesRepo } from '../../src/store/deliv
 import type { DeliveryDoc, EventDoc } from '../../src/store/documents.js';
 import { createEventsRepo, type EventsRepo } from '../../src/store/events-repo.js';
 import type { DeliveryListFilters, EventListFilters, ListingBounds } from '../../src/store/listing/index.js';
+import { createScanPace } from '../../src/store/listing/index.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { seedDoc } from '../helpers/events.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';
@@ -132,6 +134,19 @@ describe('listing pages read under a scan bound', () => {
         25,
       );
       assert.deepEqual(all.ids, eventsOf({ accountId: rareAccount }));
+    });
+
+    it(`${layout}: pages of an integrator ahead of its scan pace wait between reads; the walk still reaches the reference`, async () => {
+      const bounds: ListingBounds = { scanRows: 1e6, timeMs: 100, pace: createScanPace(200) };
+      const paced = createEventsRepo(app.store.db, layout, sizes, bounds);
+      const f: EventListFilters = { accountId: rareAccount, eventType: 'customer.created' };
+      const started = performance.now();
+      const got = await walk((position, limit) => paced.list(acme.integratorId, f, position, limit), 2);
+      const ms = performance.now() - started;
+      assert.deepEqual(got.ids, eventsOf(f));
+      // 400 rows at 200 a second, the first 200 at once: about a second of waits (tens of ms without the pace).
+      assert.ok(ms >= 700, `the walk took ${Math.round(ms)} ms`);
+      assert.ok(got.short > 3, `pages ended at their time with a cursor (${got.short})`);
     });
   }
 

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEndpointBreaker } from '../../src/net/endpoint-breaker.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 // Keys are an integrator and an origin (src/net/attempt-gate.ts): two integrators on one origin are two keys.
 const A = 'int-a https://hooks.example:443';
 const B = 'int-b https://hooks.example:443';
 
 describe('endpoint breaker', () => {
-  const clock = () => {
-    let t = 1_000_000;
-    return { now: () => t, advance: (ms: number) => (t += ms) };
-  };
+  const clock = fakeClock;
   const kind = (d: { kind: string }): string => d.kind;
 
   it('opens after the threshold of timeouts in a row, for that key only', () => {

@@ -32,6 +32,7 @@ function fakeCollection(failFrom: number): { collection: Collection<Row>; calls:
   return { collection: { find } as unknown as Collection<Row>, calls: () => calls };
 }
 const query = {
+  integratorId: 'acme',
   anchor: {},
   keep: (r: Row) => r.ok,
   limit: 3,

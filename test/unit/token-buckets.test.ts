@@ -3,11 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenBuckets } from '../../src/util/token-buckets.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
-const clock = () => {
-  let t = 1_000_000;
-  return { now: () => t, advance: (ms: number) => (t += ms) };
-};
+const clock = fakeClock;
 
 describe('token buckets', () => {
   it('serves a full burst at once, then refuses with the wait until the next token', () => {

@@ -90,7 +90,7 @@ async function listFromDeliveryPages(
     (f.eventType === undefined || r.t === undefined || r.t === f.eventType) &&
     (afterMs === undefined || r.c.getTime() > afterMs);
   const bound = startBound(position, f.createdBefore);
-  const budget = scanBudget(bounds);
+  const budget = scanBudget(bounds, integratorId);
   const reader = keyReader<DeliveryRow>(c, deliveryKeyFor(integratorId, f), {
     keep,
     bound,
@@ -133,6 +133,7 @@ async function listFromDeliveryPages(
     if (stop) return stoppedAt(out, resumeAfterStop(stop));
     const last = rows.at(-1);
     if (rows.length < batch) break;
+    await budget.paced();
     if (budget.spent() && last) return stoppedAt(out, { createdAt: last.row.c, id: last.row.i, page: last.page });
     read += rows.length;
     batch = nextBatch(limit - out.length, read, out.length, batch);

@@ -29,7 +29,7 @@ export function eventsOnPages(c: PageCollections, bounds: ListingBounds): Events
         bound,
         hint: position?.page,
         afterMs: filters.createdAfter?.getTime(),
-        budget: scanBudget(bounds),
+        budget: scanBudget(bounds, integratorId),
       });
       const rows = (await reader.next(limit)).map(({ row, page }) => ({
         _id: row.i,

@@ -23,6 +23,7 @@ const MAX_ROUND = 1_000;
 export async function readInRounds<T extends Document & { _id: string; createdAt: Date }>(
   collection: Collection<T>,
   q: {
+    integratorId: string;
     anchor: Filter<T>;
     keep: ((doc: T) => boolean) | null;
     position: Position | null | undefined;
@@ -31,7 +32,7 @@ export async function readInRounds<T extends Document & { _id: string; createdAt
     bounds: ListingBounds;
   },
 ): Promise<BoundedRows<T>> {
-  const budget = scanBudget(q.bounds);
+  const budget = scanBudget(q.bounds, q.integratorId);
   const out: T[] = [];
   let position = q.position ?? null;
   let batch = q.limit;
@@ -57,6 +58,7 @@ export async function readInRounds<T extends Document & { _id: string; createdAt
     const last = docs.at(-1);
     if (docs.length < batch || !last) return out;
     position = { createdAt: last.createdAt, id: last._id };
+    await budget.paced();
     if (budget.spent()) return stoppedAt(out, position);
     batch = Math.min(MAX_ROUND, batch * 2);
   }

@@ -18,9 +18,11 @@ export {
   defaultListingBounds,
   ListingTimeout,
   listingBoundsOf,
+  scanBudget,
   type BoundedRows,
   type ListingBounds,
 } from './scan-budget.js';
+export { createScanPace, type ScanPace } from './scan-pace.js';
 
 // Which keys rows are filed under and read from, and the rounds' sizes, for tests that check them.
 export { nextBatch } from './deliveries-pages.js';

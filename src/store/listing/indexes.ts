@@ -36,7 +36,15 @@ export function eventsOnIndexes(db: Db, bounds: ListingBounds): EventsListing {
     fileMany: async () => {},
     async list(integratorId, filters, position, limit) {
       const { anchor, keep } = eventQuery(integratorId, filters);
-      const rows = await readInRounds(events, { anchor, keep, position, limit, projection: listProjection, bounds });
+      const rows = await readInRounds(events, {
+        integratorId,
+        anchor,
+        keep,
+        position,
+        limit,
+        projection: listProjection,
+        bounds,
+      });
       const shown = rows.map((e): EventListRow => ({ _id: e._id, body: e.body, createdAt: e.createdAt }));
       return rows.resumeAt ? stoppedAt(shown, rows.resumeAt) : shown;
     },
@@ -67,7 +75,15 @@ export function deliveriesOnIndexes(db: Db, bounds: ListingBounds): DeliveriesLi
       if (anchorField) anchor[anchorField] = filters[anchorField] as never;
       const rest = DELIVERY_ANCHORS.filter((k) => k !== anchorField && filters[k] !== undefined);
       const keep = rest.length === 0 ? null : (d: DeliveryDoc) => rest.every((k) => d[k] === filters[k]);
-      return await readInRounds(deliveries, { anchor, keep, position, limit, projection: { attempts: 0 }, bounds });
+      return await readInRounds(deliveries, {
+        integratorId,
+        anchor,
+        keep,
+        position,
+        limit,
+        projection: { attempts: 0 },
+        bounds,
+      });
     },
     /** One query on `subscription_status_oldest` and one conditional update of what it found. */
     async cancelPendingOf(_integratorId, subscriptionId, terminalReason) {

@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoServerError } from 'mongodb';
 import type { Position } from '../cursor.js';
 import type { ReaderStop } from '../pages/index.js';
+import { createScanPace, type ScanPace } from './scan-pace.js';
 
 /**
  * What one listing page may read (docs/events.md, "Bounded pages"): rows examined, from page documents or index
@@ -11,6 +13,8 @@ import type { ReaderStop } from '../pages/index.js';
 export interface ListingBounds {
   scanRows: number;
   timeMs: number;
+  /** Each integrator's rows a second in this process, shared by its pages (src/store/listing/scan-pace.ts). */
+  pace?: ScanPace;
 }
 
 export const defaultListingBounds: ListingBounds = { scanRows: 20_000, timeMs: 500 };
@@ -22,15 +26,26 @@ export interface ScanBudget {
   spent(): boolean;
   /** What is left of the time, for a query's maxTimeMS (at least 1 ms). */
   msLeft(): number;
+  /** Called between two reads: waits while the integrator is ahead of its pace, never past the time limit. */
+  paced(): Promise<void>;
 }
 
-export function scanBudget(bounds: ListingBounds, now: () => number = Date.now): ScanBudget {
+/** The budget of one page of `integratorId`'s listing. */
+export function scanBudget(bounds: ListingBounds, integratorId: string, now: () => number = Date.now): ScanBudget {
   let rowsLeft = bounds.scanRows;
   const deadline = now() + bounds.timeMs;
+  const { pace } = bounds;
   return {
-    spend: (rows) => void (rowsLeft -= rows),
+    spend(rows) {
+      rowsLeft -= rows;
+      pace?.spend(integratorId, rows);
+    },
     spent: () => rowsLeft <= 0 || now() >= deadline,
     msLeft: () => Math.max(1, deadline - now()),
+    async paced() {
+      const wait = Math.min(pace?.waitMs(integratorId) ?? 0, deadline - now());
+      if (wait > 0) await sleep(Math.ceil(wait));
+    },
   };
 }
 
@@ -56,10 +71,15 @@ export const resumeAfterStop = (stop: ReaderStop): Position => ({
   page: stop.page,
 });
 
-/** The bounds configured (HERALD_LISTING_SCAN_ROWS, HERALD_LISTING_TIME_MS). */
-export const listingBoundsOf = (config: { HERALD_LISTING_SCAN_ROWS: number; HERALD_LISTING_TIME_MS: number }) => ({
+/** The bounds configured (HERALD_LISTING_SCAN_ROWS, HERALD_LISTING_TIME_MS, HERALD_LISTING_SCAN_RATE): a pace each. */
+export const listingBoundsOf = (config: {
+  HERALD_LISTING_SCAN_ROWS: number;
+  HERALD_LISTING_TIME_MS: number;
+  HERALD_LISTING_SCAN_RATE: number;
+}): ListingBounds => ({
   scanRows: config.HERALD_LISTING_SCAN_ROWS,
   timeMs: config.HERALD_LISTING_TIME_MS,
+  pace: createScanPace(config.HERALD_LISTING_SCAN_RATE),
 });
 
 /**

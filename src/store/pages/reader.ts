@@ -18,6 +18,8 @@ export interface KeyQuery<R extends RowBase> {
 export interface ReadBudget {
   spend(rows: number): void;
   spent(): boolean;
+  /** Between two pages: waits while the listing's integrator is ahead of its pace (scan-pace.ts). */
+  paced?(): Promise<void>;
 }
 
 /**
@@ -90,6 +92,10 @@ export function keyReader<R extends RowBase>(
     let pagesRead = 0;
     const budgetLeft = () => pagesRead === 0 || !q.budget?.spent();
     for (; !done && finalRows().length < limit && budgetLeft(); k -= 1) {
+      if (pagesRead > 0 && q.budget?.paced) {
+        await q.budget.paced();
+        if (q.budget.spent()) break;
+      }
       const page = k >= 0 ? await readPage(c, key, k) : null;
       if (!page) {
         // Below the first page or below the lowest page retention left (forget.ts): nothing older is stored.

@@ -183,7 +183,7 @@ export const configSchema = z.object({
   HERALD_RETENTION_EVERY: durationMs('1h'),
   HERALD_RETENTION_BATCH: z.coerce.number().int().min(1).max(1000).default(500),
   HERALD_RETENTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(200),
-  HERALD_RETENTION_DUTY: z.coerce.number().gt(0).max(1).default(0.5),
+  HERALD_RETENTION_DUTY: z.coerce.number().gt(0).max(1).default(0.25),
   /** An erasure's wait between cancelling an integrator's work and erasing it (s): ingestion forgets it meanwhile. */
   HERALD_ERASURE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   // The integrator portal (docs/portal.md): the URL its links point at (unset: this API's own origin, /portal/), who

@@ -24,7 +24,7 @@ export const defaultRetentionPolicy: RetentionPolicy = {
   retentionMs: 30 * 86_400_000,
   batch: 500,
   pauseMs: 200,
-  duty: 0.5,
+  duty: 0.25,
   budgetMs: 60_000,
 };
 

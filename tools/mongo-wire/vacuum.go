@@ -21,9 +21,20 @@ import (
 const (
 	// autoVacuumIncremental is PRAGMA auto_vacuum's answer for incremental mode.
 	autoVacuumIncremental = 2
-	// vacuumStepPages bounds one incremental_vacuum transaction (4 KiB pages: 8 MiB), so a writer waits briefly.
-	vacuumStepPages = 2048
+	// vacuumStepPages bounds one incremental_vacuum transaction (4 KiB pages: 1 MiB): it holds the database's write
+	// lock while it moves pages, so every other writer waits for it; a step of 2,048 pages held it long enough to
+	// show in live writes' tails during a purge.
+	vacuumStepPages = 256
 )
+
+// vacuumRest is the pause after a step, as long as the step took: the vacuum holds the write lock half the time at
+// most, and writers queued behind a step go before the next one.
+func vacuumRest(ctx context.Context, took time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(took):
+	}
+}
 
 // vacuumFile returns the free pages of one database file once there are at least minFree, in steps of
 // vacuumStepPages, and answers how many it returned. A file not in incremental mode is left alone (see -compact).
@@ -41,7 +52,12 @@ func vacuumFile(ctx context.Context, file string, minFree int) (int, error) {
 		return 0, err
 	}
 	returned := 0
+	var took time.Duration
 	for free > 0 {
+		if returned > 0 {
+			vacuumRest(ctx, took)
+		}
+		started := time.Now()
 		// One step of the statement returns one page: read it to its end (Exec would step it once).
 		rows, err := db.QueryContext(ctx, fmt.Sprintf("PRAGMA incremental_vacuum(%d)", min(free, vacuumStepPages)))
 		if err != nil {
@@ -52,6 +68,7 @@ func vacuumFile(ctx context.Context, file string, minFree int) (int, error) {
 		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 			return returned, err
 		}
+		took = time.Since(started)
 		before := free
 		if err := db.QueryRowContext(ctx, "PRAGMA freelist_count").Scan(&free); err != nil {
 			return returned, err

@@ -34,6 +34,8 @@ async function main(): Promise<number> {
         stdio: 'inherit',
       });
       child.on('exit', (c) => resolve(c ?? 1));
+      // Stopped, it stops the benchmark first (which ends its workers), then the test bed's servers below.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
     });
   } finally {
     await bed.stop();

@@ -100,8 +100,17 @@ export function spawnWorker(env: NodeJS.ProcessEnv, logFile: string): ChildProce
   const log = createWriteStream(logFile, { flags: 'a' });
   worker.stdout?.pipe(log);
   worker.stderr?.pipe(log);
+  // A bench that exits or is stopped (npm run bench's SIGTERM or ^C) takes its worker with it: an orphan would keep
+  // the worker's metrics port, and the next bench's worker would fail to start.
+  const abandon = () => worker.kill('SIGKILL');
+  process.once('exit', abandon);
+  worker.once('exit', () => process.off('exit', abandon));
   return worker;
 }
+
+/** Stopped by a signal, a bench exits (its 'exit' listeners end its workers); npm run bench stops the servers. */
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143));
 
 /**
  * `monitorCommands`: the API's driver emits command events (bench/lib/ingest-marks.ts times the event insert);

@@ -38,9 +38,12 @@ export const badRequest = (message: string, code = 'invalid_request'): HttpError
 export const conflict = (message: string): HttpError => new HttpError(409, 'conflict', message);
 export const unauthorized = (): HttpError => new HttpError(401, 'unauthorized');
 export const forbidden = (message: string): HttpError => new HttpError(403, 'forbidden', message);
+/** A wait as a Retry-After value: whole seconds, at least 1. */
+export const retryAfterSeconds = (waitSec: number): number => Math.max(1, Math.ceil(waitSec));
+
 /** 429 with Retry-After (whole seconds, at least 1). */
 export const tooMany = (code: string, message: string, retryAfterSec: number): HttpError =>
-  new HttpError(429, code, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) });
+  new HttpError(429, code, message, { 'retry-after': String(retryAfterSeconds(retryAfterSec)) });
 
 /**
  * The 429 body of `code` for each whole-second wait, made once per value up to 10 minutes: a refusal that sends it

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from './errors.js';
+import { HttpError, retryAfterSeconds } from './errors.js';
 
 /**
  * Admission control of the event ingest (docs/events.md, "Load shedding"). At most `concurrency` ingests run at once
@@ -42,7 +42,7 @@ export interface IngestGateOptions {
 
 /** The 503 a shed ingest answers, in the error shape (no message). */
 export const overloaded = (retryAfterSec: number): HttpError =>
-  new HttpError(503, 'overloaded', undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) });
+  new HttpError(503, 'overloaded', undefined, { 'retry-after': String(retryAfterSeconds(retryAfterSec)) });
 
 interface Waiter {
   admit(): void;

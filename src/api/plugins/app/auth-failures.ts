@@ -4,6 +4,7 @@ import { createFailureLimiter, failureAddressKey } from '../../../auth/failure-l
 import { createFailureLog } from '../../../auth/failure-log.js';
 import { authFailureReason } from '../../../telemetry/auth-reason.js';
 import { tooManyBodies, unauthorized } from '../../errors.js';
+import { JSON_TYPE } from '../../send-json.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,8 +30,6 @@ declare module 'fastify' {
     };
   }
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Built once: every refused credential gets the same bytes, without an Error, a stack or a serializer per request. */
 const UNAUTHORIZED_BODY = Buffer.from(JSON.stringify(unauthorized().toBody()));

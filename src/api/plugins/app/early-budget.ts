@@ -4,9 +4,9 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { credentialShapeProblem, timestampProblem } from '../../../auth/authenticator.js';
 import type { KeyCache } from '../../../auth/key-cache.js';
 import type { HeraldMetrics } from '../../../telemetry/metrics.js';
+import { retryAfterSeconds } from '../../errors.js';
 import { costOfRoute } from '../../route-costs.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { JSON_TYPE } from '../../send-json.js';
 
 /** What an integrator route carries in the gate's router. */
 interface GuardedRoute {
@@ -65,7 +65,7 @@ export function createEarlyBudget(deps: EarlyBudgetDeps) {
       const timestamp = single(req.headers['x-timestamp']);
       if (credentialShapeProblem(pubkey, timestamp, single(req.headers['x-signature'])) !== undefined) return false;
       if (timestampProblem(timestamp!, now()) !== undefined) return false;
-      const seconds = Math.max(1, Math.ceil(wait));
+      const seconds = retryAfterSeconds(wait);
       const body = deps.bodyFor(seconds);
       res.writeHead(429, { 'content-type': JSON_TYPE, 'content-length': body.length, 'retry-after': String(seconds) });
       res.end(body);

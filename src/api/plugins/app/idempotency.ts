@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { uuidV5 } from '../../../store/derived-ids.js';
 import { HttpError } from '../../errors.js';
+import { JSON_TYPE } from '../../send-json.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,7 +76,7 @@ export const idempotencyPlugin = fp(
           return await reply
             .code(use.answer.status)
             .header('idempotent-replayed', 'true')
-            .type('application/json; charset=utf-8')
+            .type(JSON_TYPE)
             .send(use.answer.body);
         }
         if (use.kind === 'running') {

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { tooMany, tooManyBodies } from '../../errors.js';
+import { retryAfterSeconds, tooMany, tooManyBodies } from '../../errors.js';
 import type { FrontGate } from '../../front-gate.js';
 import { costOf } from '../../route-costs.js';
+import { JSON_TYPE } from '../../send-json.js';
 import { createTokenBuckets } from '../../../util/token-buckets.js';
 import { createEarlyBudget } from './early-budget.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,7 +57,7 @@ export const requestBudgetPlugin = fp<{ gate?: FrontGate }>(
         const integratorId = request.identified?.key.integratorId;
         const wait = integratorId === undefined ? 0 : buckets.peek(integratorId, costOf(request));
         if (wait <= 0) return done();
-        const seconds = Math.max(1, Math.ceil(wait));
+        const seconds = retryAfterSeconds(wait);
         request.authRefused = true;
         void reply.code(429).header('retry-after', String(seconds)).type(JSON_TYPE).send(bodyFor(seconds));
       },

@@ -11,8 +11,12 @@ import { keysetPage, type Position } from '../../src/store/cursor.js';
 import { createDeliveriesRepo, type DeliveriesRepo } from '../../src/store/deliveries-repo.js';
 import type { DeliveryDoc, EventDoc } from '../../src/store/documents.js';
 import { createEventsRepo, type EventsRepo } from '../../src/store/events-repo.js';
-import type { DeliveryListFilters, EventListFilters, ListingBounds } from '../../src/store/listing/index.js';
-import { createScanPace } from '../../src/store/listing/index.js';
+import {
+  createScanPace,
+  type DeliveryListFilters,
+  type EventListFilters,
+  type ListingBounds,
+} from '../../src/store/listing/index.js';
 import { buildTestApp, closeTestApp } from '../helpers/app.js';
 import { seedDoc } from '../helpers/events.js';
 import { listen, registerIntegrator, type TestIntegrator } from '../helpers/integrators.js';

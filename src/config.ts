@@ -95,6 +95,11 @@ export const configSchema = z.object({
    * run replays its history when it wakes: docs/scale-and-size.md, "Sizing the worker".
    */
   HERALD_WORKER_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(400),
+  /**
+   * Threads that run the worker's workflow tasks (the SDK's workflowThreadPoolSize; each has its share of the cache):
+   * docs/scale-and-size.md, "The poll split and the workflow cache".
+   */
+  HERALD_WORKER_WORKFLOW_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   /** On SIGTERM, how long a worker lets its in-flight attempts finish before it gives them up (they are retried). */
   HERALD_WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
@@ -102,6 +107,11 @@ export const configSchema = z.object({
    * 0 leaves it to V8 (up to 4×): docs/scale-and-size.md, "Sizing the worker".
    */
   HERALD_WORKER_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
+  /**
+   * The young generation of the worker's workflow threads: semi-spaces of at most this many MB; 0 leaves it to V8
+   * (16): docs/scale-and-size.md, "Worker memory".
+   */
+  HERALD_WORKER_THREAD_SEMI_SPACE_MB: z.coerce.number().int().min(0).max(64).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** base64 of 32 bytes: encrypts subscription signing keys at rest (AES-256-GCM). */
   HERALD_MASTER_KEY: optionalString,

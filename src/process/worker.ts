@@ -10,7 +10,8 @@ import { setupTracing } from '../telemetry/tracing.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // Before the workflow thread exists; the V8 flag reaches the isolates already running too.
+  // Before the workflow threads exist: the growing factor reaches the isolates already running too, the young
+  // generation's bound only those created after it (the workflow threads').
   const memory = applyWorkerMemorySettings(config);
   const tracing = setupTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'herald-worker' });
   // The SDK's lines, its Rust core's included, as JSON lines with the delivery's ids (docs/operations-metrics.md).

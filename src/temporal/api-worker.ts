@@ -57,6 +57,8 @@ export function apiWorkerOverrides(slots: number) {
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 1 },
     // Holds the deliveries it started until their attempt's result comes back on its sticky queue.
     maxCachedWorkflows: 4 * (slots + POLLER_SLOTS),
+    // A few workflow tasks at once: one thread (the delivery worker's several are for its replays).
+    workflowThreadPoolSize: 1,
     shutdownGraceTime: SHUTDOWN_GRACE_MS,
     shutdownForceTime: SHUTDOWN_GRACE_MS + 2_000,
   } as const;

@@ -15,7 +15,10 @@ import { workflowSource } from './workflow-bundle.js';
 export function workerTuning(
   config: Pick<
     Config,
-    'HERALD_WORKER_MAX_ACTIVITIES' | 'HERALD_WORKER_SHUTDOWN_GRACE_SECONDS' | 'HERALD_WORKER_CACHED_WORKFLOWS'
+    | 'HERALD_WORKER_MAX_ACTIVITIES'
+    | 'HERALD_WORKER_SHUTDOWN_GRACE_SECONDS'
+    | 'HERALD_WORKER_CACHED_WORKFLOWS'
+    | 'HERALD_WORKER_WORKFLOW_THREADS'
   >,
 ): Partial<WorkerOptions> {
   const graceMs = config.HERALD_WORKER_SHUTDOWN_GRACE_SECONDS * 1000;
@@ -35,6 +38,9 @@ export function workerTuning(
     // (≤ 30 events) when it wakes, which an outage's many waiting retries pay for in latency.
     maxCachedWorkflows: config.HERALD_WORKER_CACHED_WORKFLOWS,
     reuseV8Context: true,
+    // The SDK's default with a reused context is one thread: an outage's retries wake in bursts, and the replays of the
+    // evicted ones queued there ahead of every first task (docs/scale-and-size.md, "The poll split and the workflow cache").
+    workflowThreadPoolSize: config.HERALD_WORKER_WORKFLOW_THREADS,
     // Heartbeats reach Temporal well within the activity's heartbeat timeout (src/domain/attempt-bounds.ts).
     maxHeartbeatThrottleInterval: ATTEMPT_HEARTBEAT_THROTTLE_MS,
     defaultHeartbeatThrottleInterval: ATTEMPT_HEARTBEAT_THROTTLE_MS,

@@ -25,6 +25,17 @@ export function prebuiltBundle(moduleUrl: string = import.meta.url): string | nu
 }
 
 /**
+ * The bundle's source map maps lines only and carries no sources: each workflow thread parses it (the SDK's stack
+ * traces), and the full map cost each ≈ 23 MB against ≈ 15 (docs/scale-and-size.md, "Worker memory").
+ */
+export const bundlerOptions = {
+  webpackConfigHook: <C extends object>(config: C): C => ({
+    ...config,
+    devtool: 'inline-nosources-cheap-module-source-map',
+  }),
+};
+
+/**
  * Where a worker takes its workflow code from: a pre-built bundle (the one given, HERALD_WORKFLOW_BUNDLE, or the
  * image's), else the workflows, bundled at start-up. A tracing worker always bundles its own: a pre-built bundle
  * lacks the tracing workflow interceptors.
@@ -34,18 +45,18 @@ export function workflowSource(options: {
   bundlePath?: string | undefined;
   env?: NodeJS.ProcessEnv;
   moduleUrl?: string;
-}): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+}): { workflowBundle: { codePath: string } } | { workflowsPath: string; bundlerOptions: typeof bundlerOptions } {
   const { env = process.env } = options;
   const codePath = options.tracing
     ? null
     : (options.bundlePath ?? env.HERALD_WORKFLOW_BUNDLE ?? prebuiltBundle(options.moduleUrl));
-  return codePath ? { workflowBundle: { codePath } } : { workflowsPath: workflowsPath() };
+  return codePath ? { workflowBundle: { codePath } } : { workflowsPath: workflowsPath(), bundlerOptions };
 }
 
 const quietLogger = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
 
 /** Bundles the workflows (workflowsPath) into `file`, as the worker would at start-up. */
 export async function writeWorkflowBundle(file: string): Promise<void> {
-  const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
+  const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger, ...bundlerOptions });
   await writeFile(file, bundle.code);
 }

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { apiWorkerOverrides } from '../../src/temporal/api-worker.js';
 import { workerTuning } from '../../src/temporal/herald-worker.js';
 
 describe('loadConfig', () => {
@@ -55,6 +56,17 @@ describe('loadConfig', () => {
       assert.throws(
         () => loadConfig({ HERALD_WORKER_CACHED_WORKFLOWS: bad }),
         (err: unknown) => err instanceof ConfigError && /HERALD_WORKER_CACHED_WORKFLOWS/.test(err.message),
+      );
+  });
+
+  it("runs the worker's workflow tasks on HERALD_WORKER_WORKFLOW_THREADS threads (default 1), the API's on one", () => {
+    assert.equal(workerTuning(loadConfig({})).workflowThreadPoolSize, 1);
+    assert.equal(workerTuning(loadConfig({ HERALD_WORKER_WORKFLOW_THREADS: '3' })).workflowThreadPoolSize, 3);
+    assert.equal(apiWorkerOverrides(4).workflowThreadPoolSize, 1, "the API's few eager starts need no more");
+    for (const bad of ['0', '17', 'two', '1.5'])
+      assert.throws(
+        () => loadConfig({ HERALD_WORKER_WORKFLOW_THREADS: bad }),
+        (err: unknown) => err instanceof ConfigError && /HERALD_WORKER_WORKFLOW_THREADS/.test(err.message),
       );
   });
 

@@ -6,7 +6,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { prebuiltBundleFile, workflowSource, workflowsPath } from '../../src/temporal/workflow-bundle.js';
+import { readFileSync } from 'node:fs';
+import {
+  bundlerOptions,
+  prebuiltBundleFile,
+  workflowSource,
+  workflowsPath,
+  writeWorkflowBundle,
+} from '../../src/temporal/workflow-bundle.js';
 
 describe('workflow source', () => {
   // A built tree: dist/src/temporal/workflow-bundle.js, with the image's bundle at dist/workflow-bundle.js.
@@ -15,7 +22,7 @@ describe('workflow source', () => {
   const compiled = pathToFileURL(join(dist, 'src/temporal/workflow-bundle.js')).href;
   const typescript = pathToFileURL(join(dist, 'src/temporal/workflow-bundle.ts')).href;
   const bundle = join(dist, 'workflow-bundle.js');
-  const bundleNow = { workflowsPath: workflowsPath() };
+  const bundleNow = { workflowsPath: workflowsPath(), bundlerOptions };
   after(() => rmSync(dist, { recursive: true, force: true }));
 
   it('writes the image bundle beside dist/src and dist/workflows', () => {
@@ -45,5 +52,24 @@ describe('workflow source', () => {
       workflowBundle: { codePath: '/given.js' },
     });
     assert.deepEqual(workflowSource({ tracing: true, bundlePath: '/given.js', env, moduleUrl: compiled }), bundleNow);
+  });
+
+  it('bundles with a source map of lines, without the sources (each workflow thread parses it)', async () => {
+    const file = join(dist, 'written-bundle.js');
+    await writeWorkflowBundle(file);
+    const code = readFileSync(file, 'utf8');
+    const base64 = code.slice(code.lastIndexOf('base64,') + 'base64,'.length).trim();
+    const map = JSON.parse(Buffer.from(base64, 'base64').toString()) as {
+      sources: string[];
+      sourcesContent?: unknown[];
+      mappings: string;
+    };
+    assert.ok(
+      map.sources.some((s) => s.endsWith('workflows/delivery-run.ts')),
+      'still maps to the TypeScript',
+    );
+    assert.equal(map.sourcesContent, undefined, 'no sources inside');
+    // Line-only: each generated line has at most one segment (no ',' separating segments within a line).
+    assert.ok(!map.mappings.includes(','), 'one segment per line');
   });
 });
